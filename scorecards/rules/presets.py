@@ -1,0 +1,296 @@
+"""Rule settings and presets (rulebook: "Presets", "Settings are checked").
+
+`rules_build` turns a record's `rules` object (a preset name plus overrides) into a validated,
+frozen `Rules`. Four settings have *derived* defaults that follow the other settings unless given:
+
+- `partnership`: pairs for 4 and 6 seats, otherwise individual;
+- `tricks_per_hand`: 16 for 2 seats, otherwise 8;
+- `nt_bid_out`: `bid_out` raised by `nt_target - target` (null when either is null);
+- `lose_at`: minus `target` in the presets that use it, null in those that do not.
+
+A `Rules` holds the effective values, so `rules_build(r.as_dict()) == r`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from types import MappingProxyType
+from typing import Any
+
+from scorecards.rules.errors import RulesError
+
+BID_KINDS = ("trump", "no", "low", "kaiser", "kaiser40")
+PARTNERSHIPS = ("pairs", "triples", "individual")
+KAISER_BIDS = ("off", "solo", "team")
+
+# The sides a partnership makes of the seats: seat s plays for side s % side_count.
+_SIDE_COUNT = {"pairs": 2, "triples": 3, "individual": 1}  # seats per side
+_PARTNERSHIPS_FOR_SEATS = {
+    2: ("individual",),
+    3: ("individual",),
+    4: ("pairs",),
+    5: ("individual",),
+    6: ("pairs", "triples"),
+}
+
+DEFAULT_PRESET = "standard"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every setting of the rulebook with its effective value, plus the preset it started from.
+
+    Build it with `rules_build`, which validates; the defaults here are the standard game, so
+    `Rules() == rules_build()`.
+    """
+
+    preset: str = DEFAULT_PRESET
+    seats: int = 4
+    partnership: str = "pairs"
+    tricks_per_hand: int = 8
+    min_bid: int = 7
+    max_bid: int = 12
+    no_trump: bool = True
+    low_no_trump: bool = False
+    low_ranks_equal: bool = False
+    target: int = 52
+    nt_target: int | None = 62
+    bid_out: int | None = 45
+    nt_bid_out: int | None = 55
+    lose_at: int | None = -52
+    win_requires_bid: bool = True
+    nonbidder_cap: int | None = None
+    bid_out_heart_wins: bool = False
+    overtricks: bool = True
+    cover_three: bool = False
+    kaiser_bid: str = "off"
+    kaiser_40: bool = False
+    heart_bonus: int = 5
+    spade_penalty: int = -3
+    dealer_may_equal: bool = True
+    dealer_may_pass: bool = False
+    joffre_insult: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able: `preset` and every setting, effective values."""
+        return asdict(self)
+
+    @property
+    def side_count(self) -> int:
+        return self.seats // _SIDE_COUNT[self.partnership]
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side, side 0 first (4 seats: ((0, 2), (1, 3)))."""
+        n = self.side_count
+        return tuple(tuple(range(side, self.seats, n)) for side in range(n))
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.side_count
+
+    def partners(self, seat: int) -> tuple[int, ...]:
+        """The other seats of `seat`'s side (empty in individual play)."""
+        return tuple(s for s in self.sides[self.side_of(seat)] if s != seat)
+
+    def kinds_allowed(self) -> tuple[str, ...]:
+        """The bid kinds these rules allow, lowest ranking first."""
+        allowed = {
+            "trump": True,
+            "no": self.no_trump,
+            "low": self.low_no_trump,
+            "kaiser": self.kaiser_bid != "off",
+            "kaiser40": self.kaiser_40,
+        }
+        return tuple(kind for kind in BID_KINDS if allowed[kind])
+
+    def bid_rank(self, kind: str, bid: int | None) -> tuple[int, int]:
+        """A sortable rank: 7 < 7 no < 7 low < 8 < ... < 12 low < kaiser < kaiser 40. With
+        `low_ranks_equal`, a low bid ranks the same as the no bid of its number."""
+        if kind == "kaiser":
+            return (1_000_000, 0)
+        if kind == "kaiser40":
+            return (1_000_001, 0)
+        assert bid is not None
+        step = {"trump": 0, "no": 1, "low": 1 if self.low_ranks_equal else 2}[kind]
+        return (bid, step)
+
+    @property
+    def target_raised_by(self) -> int:
+        """How much the first made no/low bid raises the target (0 without `nt_target`)."""
+        return 0 if self.nt_target is None else self.nt_target - self.target
+
+
+_SETTING_TYPES: dict[str, tuple[type, bool]] = {
+    # name: (type, may be null)
+    f.name: (
+        {"int": int, "bool": bool, "str": str, "int | None": int}[str(f.type)],
+        str(f.type).endswith("| None"),
+    )
+    for f in fields(Rules)
+    if f.name != "preset"
+}
+SETTINGS: tuple[str, ...] = tuple(_SETTING_TYPES)
+_CHOICES = {"partnership": PARTNERSHIPS, "kaiser_bid": KAISER_BIDS}
+_DERIVED = ("partnership", "tricks_per_hand", "nt_bid_out", "lose_at")
+
+_STANDARD: dict[str, Any] = {
+    name: value for name, value in asdict(Rules()).items() if name not in (*_DERIVED, "preset")
+}
+# What each preset changes from the standard game. `lose_at: None` marks a preset that plays
+# without lose_at; the others lose at minus their target.
+_NO_LOSE_AT = {"lose_at": None}
+_LES_ROIS = {
+    "min_bid": 4,
+    "no_trump": False,
+    "target": 40,
+    "bid_out": None,
+    "nt_target": None,
+    "win_requires_bid": False,
+    **_NO_LOSE_AT,
+}
+_PRESET_CHANGES: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "pagat": {"min_bid": 6, "nt_target": None, "win_requires_bid": False, **_NO_LOSE_AT},
+    "yarotsky": {
+        "min_bid": 6,
+        "bid_out": 46,
+        "dealer_may_equal": False,
+        "kaiser_bid": "solo",
+        **_NO_LOSE_AT,
+    },
+    "bid-out-47": {"bid_out": 47, "nt_target": None, "win_requires_bid": False},
+    "saskatchewan": {"low_no_trump": True},
+    "cap-49": {
+        "min_bid": 6,
+        "bid_out": None,
+        "nonbidder_cap": 49,
+        "nt_target": None,
+        **_NO_LOSE_AT,
+    },
+    "les-rois": _LES_ROIS,
+    "hetu": {**_LES_ROIS, "min_bid": 5, "heart_bonus": 6},
+    "joffre": {
+        "min_bid": 5,
+        "no_trump": False,
+        "target": 41,
+        "bid_out": None,
+        "nt_target": None,
+        "win_requires_bid": False,
+        "joffre_insult": True,
+        **_NO_LOSE_AT,
+    },
+    "three-player": {
+        "seats": 3,
+        "nt_target": None,
+        "win_requires_bid": False,
+        **_NO_LOSE_AT,
+    },
+}
+
+
+def _type_error(name: str, value: Any) -> RulesError | None:
+    kind, nullable = _SETTING_TYPES[name]
+    if value is None:
+        return None if nullable else RulesError(f"{name} must not be null", name)
+    if kind is bool:
+        ok = isinstance(value, bool)
+        want = "true or false"
+    elif kind is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        want = "a whole number" + (" or null" if nullable else "")
+    else:
+        ok = isinstance(value, str) and value in _CHOICES[name]
+        want = "one of " + ", ".join(_CHOICES[name])
+    return None if ok else RulesError(f"{name} must be {want} (got {value!r})", name)
+
+
+def _derive(values: dict[str, Any], given: Mapping[str, Any], preset: str) -> None:
+    """Fill in the derived settings not given explicitly (see the module docstring)."""
+    seats = values["seats"]
+    if "partnership" not in given:
+        values["partnership"] = "pairs" if seats in (4, 6) else "individual"
+    if "tricks_per_hand" not in given:
+        values["tricks_per_hand"] = 16 if seats == 2 else 8
+    if "nt_bid_out" not in given:
+        bid_out, nt_target = values["bid_out"], values["nt_target"]
+        values["nt_bid_out"] = (
+            None if bid_out is None or nt_target is None else bid_out + nt_target - values["target"]
+        )
+    if "lose_at" not in given:
+        plays_lose_at = "lose_at" not in _PRESET_CHANGES[preset]
+        values["lose_at"] = -values["target"] if plays_lose_at else None
+
+
+def _check_combinations(v: dict[str, Any]) -> None:
+    if not 2 <= v["seats"] <= 6:
+        raise RulesError(f"seats must be 2 to 6 (got {v['seats']})", "seats")
+    fits = _PARTNERSHIPS_FOR_SEATS[v["seats"]]
+    if v["partnership"] not in fits:
+        raise RulesError(
+            f"partnership {v['partnership']} does not fit {v['seats']} seats "
+            f"({v['seats']} seats play {' or '.join(fits)})",
+            "partnership",
+        )
+    if v["min_bid"] < 1:
+        raise RulesError(f"min_bid must be at least 1 (got {v['min_bid']})", "min_bid")
+    if v["min_bid"] > v["max_bid"]:
+        raise RulesError(
+            f"min_bid must not be above max_bid (got {v['min_bid']} above {v['max_bid']})",
+            "min_bid",
+        )
+    for name in ("target", "tricks_per_hand"):
+        if v[name] < 1:
+            raise RulesError(f"{name} must be at least 1 (got {v[name]})", name)
+    if v["nt_target"] is not None and v["nt_target"] <= v["target"]:
+        raise RulesError(
+            f"nt_target must be above target (got {v['nt_target']}, target {v['target']})",
+            "nt_target",
+        )
+    if v["lose_at"] is not None and v["lose_at"] >= 0:
+        raise RulesError(f"lose_at must be below zero (got {v['lose_at']})", "lose_at")
+    if v["low_no_trump"] and not v["no_trump"]:
+        raise RulesError("low_no_trump needs no_trump on", "low_no_trump")
+    if v["kaiser_bid"] != "off" and not v["no_trump"]:
+        raise RulesError(f"kaiser_bid {v['kaiser_bid']} needs no_trump on", "kaiser_bid")
+
+
+def rules_build(data: Mapping[str, Any] | None = None) -> Rules:
+    """Validated `Rules` from a record's `rules` object: an optional `preset` (default standard)
+    and any settings to override. Raises RulesError naming the setting for an unknown preset or
+    setting, a value of the wrong type (`true` and `"7"` are not numbers), or an impossible
+    combination (rulebook: "Settings are checked")."""
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise RulesError("expected an object: a preset and the settings that differ from it")
+    preset = data.get("preset", DEFAULT_PRESET)
+    if not isinstance(preset, str) or preset not in _PRESET_CHANGES:
+        raise RulesError(
+            f"unknown preset {preset!r} (presets: {', '.join(_PRESET_CHANGES)})", "preset"
+        )
+    given = {name: value for name, value in data.items() if name != "preset"}
+    for name, value in given.items():
+        if name not in _SETTING_TYPES:
+            raise RulesError(f"unknown setting {name!r}", str(name))
+        error = _type_error(name, value)
+        if error is not None:
+            raise error
+    values = {**_STANDARD, **_PRESET_CHANGES[preset], **given}
+    _derive(values, given, preset)
+    _check_combinations(values)
+    return Rules(preset=preset, **values)
+
+
+def _preset_settings(name: str) -> dict[str, Any]:
+    settings = rules_build({"preset": name}).as_dict()
+    del settings["preset"]
+    return settings
+
+
+# Every preset's full settings, for display (the engine itself reads `_PRESET_CHANGES`, so
+# editing these by accident changes nothing).
+PRESETS: dict[str, dict[str, Any]] = {name: _preset_settings(name) for name in _PRESET_CHANGES}
+PRESET_CHANGES: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+    {name: MappingProxyType(dict(changes)) for name, changes in _PRESET_CHANGES.items()}
+)

@@ -1,0 +1,86 @@
+"""`kaiser-game/1` records in, `kaiser-result/1` documents out (spec: game-record.md).
+
+The functions take an already-parsed JSON mapping; reading files is the caller's business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scorecards.rules.errors import HandError, RecordError
+from scorecards.rules.presets import Rules, rules_build
+from scorecards.rules.scoring import HandInput, first_dealer_check, game_score
+
+GAME_FORMAT = "kaiser-game/1"
+RESULT_FORMAT = "kaiser-result/1"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A record with its top level checked and its hands read (not yet scored)."""
+
+    rules: Rules
+    seats: tuple[str, ...]
+    first_dealer: int
+    hands: tuple[HandInput, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `kaiser-game/1` record (rules written in full); `record_parse` reads it back."""
+        return {
+            "format": GAME_FORMAT,
+            "rules": self.rules.as_dict(),
+            "seats": list(self.seats),
+            "first_dealer": self.first_dealer,
+            "hands": [hand.to_dict() for hand in self.hands],
+        }
+
+
+def _seats(raw: Any, rules: Rules) -> tuple[str, ...]:
+    if not isinstance(raw, list | tuple):
+        raise RecordError("seats", f"expected a list of {rules.seats} names (got {raw!r})")
+    if len(raw) != rules.seats:
+        raise RecordError("seats", f"expected {rules.seats} names (got {len(raw)})")
+    for seat, name in enumerate(raw):
+        if not isinstance(name, str) or not name.strip():
+            raise RecordError("seats", f"seat {seat} needs a name (got {name!r})")
+    return tuple(raw)
+
+
+def record_parse(record: Mapping[str, Any]) -> GameRecord:
+    """Check a `kaiser-game/1` record's top level (format, rules, seats, first_dealer, hands)
+    and read each hand's fields. Raises RulesError, RecordError or HandError.
+
+    The hands are not scored here (see `game_score`), except that when a hand's fields are
+    unreadable the hands before it are scored first, so that the error names the *first* bad
+    hand either way.
+    """
+    if not isinstance(record, Mapping):
+        raise RecordError("format", f"expected a {GAME_FORMAT} record, a JSON object")
+    if "format" in record and record["format"] != GAME_FORMAT:
+        raise RecordError("format", f"expected {GAME_FORMAT!r} (got {record['format']!r})")
+    rules = rules_build(record.get("rules"))
+    if "seats" not in record:
+        raise RecordError("seats", f"seats is missing: {rules.seats} names, clockwise from seat 0")
+    seats = _seats(record["seats"], rules)
+    first_dealer = record.get("first_dealer", 0)
+    first_dealer_check(rules, first_dealer)
+    raw_hands = record.get("hands")
+    if not isinstance(raw_hands, list | tuple):
+        raise RecordError("hands", f"expected a list of hands (got {raw_hands!r})")
+    hands: list[HandInput] = []
+    for number, raw in enumerate(raw_hands, 1):
+        try:
+            hands.append(HandInput.from_dict(raw, number))
+        except HandError:
+            game_score(rules, hands, first_dealer)  # an earlier hand may be wrong already
+            raise
+    return GameRecord(rules=rules, seats=seats, first_dealer=first_dealer, hands=tuple(hands))
+
+
+def record_score(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Score a `kaiser-game/1` record: its `kaiser-result/1` document, or the KaiserError
+    (RulesError, RecordError, HandError) of the first thing wrong with it."""
+    parsed = record_parse(record)
+    return game_score(parsed.rules, parsed.hands, parsed.first_dealer).as_result(parsed.seats)

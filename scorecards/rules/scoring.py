@@ -1,0 +1,801 @@
+"""Hands and games: each hand is validated against the rules and the game so far, then scored.
+
+Rulebook sections: "Bids" (auction, bid order), "Points taken in a hand", "Scoring a hand",
+"Targets and the end of the game" and "Special bids". Everything here is pure: data in, data out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scorecards.rules.errors import HandError, RecordError
+from scorecards.rules.presets import BID_KINDS, Rules
+
+KAISER_POINTS = 12  # what a kaiser bid must take, and the `bid` it is shown as
+KAISER_40_POINTS = 40  # won or lost by a kaiser 40, and the `bid` it is shown as
+INSULT_POINTS = 5  # Joffre's insult
+NO_TRUMP_KINDS = ("no", "low")  # doubled, and the first one made raises the target
+
+_KIND_OFF = {
+    "no": "no-trump bids are not played under these rules (no_trump is off)",
+    "low": "low bids are not played under these rules (low_no_trump is off)",
+    "kaiser": "kaiser bids are not played under these rules (kaiser_bid is off)",
+    "kaiser40": "kaiser 40 is not played under these rules (kaiser_40 is off)",
+}
+_CARD_NAMES = {"five_hearts": "the five of hearts", "three_spades": "the three of spades"}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# ---------------------------------------------------------------------------------------------
+# Calls of the auction
+
+
+_CALL = re.compile(r"(\d{1,3})(?: (trump|no|low))?|(kaiser)(?: ?(40))?")
+
+
+def call_parse(text: str) -> tuple[str, int] | None:
+    """One call of an auction as `(kind, bid)`, or None for a pass.
+
+    `"8"` -> ("trump", 8), `"8 no"`, `"8 low"`, `"kaiser"` -> ("kaiser", 12) and `"kaiser 40"`
+    -> ("kaiser40", 40); case and extra spaces do not matter. Raises ValueError otherwise.
+    Whether the call is allowed is for the rules to say, not this function.
+    """
+    words = " ".join(str(text).lower().split())
+    if words == "pass":
+        return None
+    match = _CALL.fullmatch(words)
+    if match is None:
+        raise ValueError(f"not a call: {text!r}")
+    number, kind, kaiser, forty = match.groups()
+    if kaiser:
+        return ("kaiser40", KAISER_40_POINTS) if forty else ("kaiser", KAISER_POINTS)
+    return (kind or "trump", int(number))
+
+
+def call_text(kind: str, bid: int | None) -> str:
+    """How a bid is written in an auction: "8", "8 no", "kaiser", "kaiser 40"."""
+    if kind == "kaiser":
+        return "kaiser"
+    if kind == "kaiser40":
+        return "kaiser 40"
+    return f"{bid}" if kind == "trump" else f"{bid} {kind}"
+
+
+def _last_bid(auction: Sequence[Any]) -> tuple[str, int] | None:
+    """The last bid of an auction: the winning one when the auction is valid (each bid must
+    outbid the ones before it, and the dealer, who may equal, calls last)."""
+    for call in reversed(auction):
+        try:
+            parsed = call_parse(call) if isinstance(call, str) else None
+        except ValueError:
+            return None
+        if parsed is not None:
+            return parsed
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# What was entered
+
+
+@dataclass(frozen=True)
+class HandInput:
+    """One hand as entered, field for field a `kaiser-game/1` hand.
+
+    With an `auction`, `bidder`, `bid` and `kind` may be left out: they come from the auction
+    (and must agree with it where given). `kind` "trump" (the default) alongside an auction is
+    read as "what the auction says". Lists given for the tuple fields are turned into tuples.
+    Values are only checked against the rules by `game_score`.
+    """
+
+    thrown_in: bool = False
+    bidder: int | None = None
+    bid: int | None = None
+    kind: str = "trump"
+    tricks: tuple[int, ...] | None = None
+    seat_tricks: tuple[int, ...] | None = None
+    five_hearts: int | None = None
+    three_spades: int | None = None
+    insult: int | None = None
+    auction: tuple[str, ...] | None = None
+    dealer: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("tricks", "seat_tricks", "auction"):
+            value = getattr(self, name)
+            if isinstance(value, list):
+                object.__setattr__(self, name, tuple(value))
+        if self.auction is not None and self.kind == "trump":
+            won = _last_bid(self.auction)
+            if won is not None:
+                object.__setattr__(self, "kind", won[0])
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any], number: int) -> HandInput:
+        """The hand from its `kaiser-game/1` dict. Checks the types (a whole number is a JSON
+        integer, `true` is not one; null counts as not given) and raises HandError(number,
+        field, message); unknown keys are ignored."""
+        if not isinstance(raw, Mapping):
+            raise HandError(
+                number, "hand", f"expected an object with the hand's fields (got {raw!r})"
+            )
+
+        def whole(name: str) -> int | None:
+            value = raw.get(name)
+            if value is not None and not _is_int(value):
+                raise HandError(number, name, f"{name} must be a whole number (got {value!r})")
+            return value
+
+        def numbers(name: str) -> tuple[int, ...] | None:
+            value = raw.get(name)
+            if value is None:
+                return None
+            if not isinstance(value, list | tuple) or not all(_is_int(v) for v in value):
+                raise HandError(
+                    number, name, f"{name} must be a list of whole numbers (got {value!r})"
+                )
+            return tuple(value)
+
+        thrown_in = raw.get("thrown_in", False)
+        if not isinstance(thrown_in, bool):
+            raise HandError(
+                number, "thrown_in", f"thrown_in must be true or false (got {thrown_in!r})"
+            )
+        kind = raw.get("kind")
+        if kind is not None and (not isinstance(kind, str) or kind not in BID_KINDS):
+            raise HandError(
+                number, "kind", f"kind must be one of {', '.join(BID_KINDS)} (got {kind!r})"
+            )
+        auction = raw.get("auction")
+        if auction is not None:
+            if not isinstance(auction, list | tuple):
+                raise HandError(
+                    number, "auction", f"auction must be a list of calls (got {auction!r})"
+                )
+            for index, call in enumerate(auction, 1):
+                if not isinstance(call, str):
+                    raise HandError(
+                        number,
+                        "auction",
+                        f'auction call {index} must be text such as "8", "8 no" or "pass" '
+                        f"(got {call!r})",
+                    )
+            auction = tuple(auction)
+            won = _last_bid(auction)
+            # An explicit kind must agree with the auction; the dataclass would otherwise read
+            # an explicit "trump" as "what the auction says".
+            if kind is not None and won is not None and won[0] != kind:
+                raise HandError(
+                    number,
+                    "kind",
+                    f"kind {kind} does not match the auction, won by {call_text(*won)!r}",
+                )
+        return cls(
+            thrown_in=thrown_in,
+            bidder=whole("bidder"),
+            bid=whole("bid"),
+            kind=kind or "trump",
+            tricks=numbers("tricks"),
+            seat_tricks=numbers("seat_tricks"),
+            five_hearts=whole("five_hearts"),
+            three_spades=whole("three_spades"),
+            insult=whole("insult"),
+            auction=auction,
+            dealer=whole("dealer"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `kaiser-game/1` hand dict with only the fields that are set (kind only when not
+        trump); `HandInput.from_dict(h.to_dict(), n) == h`."""
+        out: dict[str, Any] = {}
+        if self.thrown_in:
+            out["thrown_in"] = True
+        if self.dealer is not None:
+            out["dealer"] = self.dealer
+        if self.auction is not None:
+            out["auction"] = list(self.auction)
+        for name in ("bidder", "bid"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        if self.kind != "trump":
+            out["kind"] = self.kind
+        for name in ("tricks", "seat_tricks"):
+            if getattr(self, name) is not None:
+                out[name] = list(getattr(self, name))
+        for name in ("five_hearts", "three_spades", "insult"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# What came of it
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """One scored hand. Per-side tuples are in side order. A thrown-in hand has only `number`,
+    `dealer`, `delta` (zeros), `scores` and `target` (and `bid_out`) filled in.
+
+    `bid` is 12 for a kaiser and 40 for a kaiser 40. `points` is what each side took; `delta`
+    what the hand added to each score after the bid, bid-out, cap, doubling and insult rules;
+    `scores` the totals after it; `target` the target in force after it; `bid_out` the bid-out
+    in force when the hand began (the one that limited it).
+    """
+
+    number: int
+    dealer: int
+    thrown_in: bool
+    delta: tuple[int, ...]
+    scores: tuple[int, ...]
+    target: int
+    bid_out: int | None = None
+    bidder: int | None = None
+    side: int | None = None
+    bid: int | None = None
+    kind: str | None = None
+    tricks: tuple[int, ...] | None = None
+    seat_tricks: tuple[int, ...] | None = None
+    points: tuple[int, ...] | None = None
+    made: bool | None = None
+    five_hearts: int | None = None
+    three_spades: int | None = None
+    insult: int | None = None
+    target_raised: bool = False  # this hand's made no/low bid raised the target
+
+    def as_result(self) -> dict[str, Any]:
+        """The `kaiser-result/1` hand dict."""
+        out: dict[str, Any] = {
+            "number": self.number,
+            "dealer": self.dealer,
+            "thrown_in": self.thrown_in,
+            "made": self.made,
+            "delta": list(self.delta),
+            "scores": list(self.scores),
+            "target": self.target,
+        }
+        if self.thrown_in:
+            return out
+        assert self.tricks is not None and self.points is not None
+        out |= {
+            "bidder": self.bidder,
+            "side": self.side,
+            "bid": self.bid,
+            "kind": self.kind,
+            "tricks": list(self.tricks),
+            "points": list(self.points),
+            "five_hearts": self.five_hearts,
+            "three_spades": self.three_spades,
+        }
+        if self.seat_tricks is not None:
+            out["seat_tricks"] = list(self.seat_tricks)
+        if self.insult is not None:
+            out["insult"] = self.insult
+        return out
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """A game scored so far. `scores` are the cumulative totals per side; `target` is the one
+    in force now and `bid_out` the one for the next hand; `winner` is a side number; `reason`
+    is "target", "minus", "kaiser" or "heart"; `next_dealer` is None once finished."""
+
+    rules: Rules
+    hands: tuple[HandScore, ...]
+    scores: tuple[int, ...]
+    target: int
+    bid_out: int | None
+    finished: bool
+    winner: int | None
+    reason: str | None
+    next_dealer: int | None
+
+    def as_result(self, seat_names: Sequence[str]) -> dict[str, Any]:
+        """The full `kaiser-result/1` document, sides named by `seat_names` (seat order)."""
+        if len(seat_names) != self.rules.seats:
+            raise RecordError("seats", f"expected {self.rules.seats} names (got {len(seat_names)})")
+        return {
+            "format": "kaiser-result/1",
+            "sides": [[seat_names[seat] for seat in side] for side in self.rules.sides],
+            "hands": [hand.as_result() for hand in self.hands],
+            "scores": list(self.scores),
+            "target": self.target,
+            "bid_out": self.bid_out,
+            "finished": self.finished,
+            "winner": self.winner,
+            "reason": self.reason,
+            "next_dealer": self.next_dealer,
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation of one hand
+
+
+@dataclass(frozen=True)
+class _Contract:
+    bidder: int
+    kind: str
+    bid: int  # 12 for kaiser, 40 for kaiser 40
+
+
+def _seat_error(number: int, field: str, value: Any, rules: Rules) -> HandError | None:
+    if not _is_int(value):
+        return HandError(number, field, f"{field} must be a whole number (got {value!r})")
+    if not 0 <= value < rules.seats:
+        return HandError(
+            number, field, f"{field} must be a seat from 0 to {rules.seats - 1} (got {value})"
+        )
+    return None
+
+
+def _kind_error(rules: Rules, kind: str) -> str | None:
+    if kind not in BID_KINDS:
+        return f"kind must be one of {', '.join(BID_KINDS)} (got {kind!r})"
+    return None if kind in rules.kinds_allowed() else _KIND_OFF[kind]
+
+
+def _bid_range_error(rules: Rules, bid: int) -> str | None:
+    if rules.min_bid <= bid <= rules.max_bid:
+        return None
+    return f"bid must be between {rules.min_bid} and {rules.max_bid} (got {bid})"
+
+
+def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _Contract:
+    """The contract an auction arrives at (rulebook: "Bids"): one call per seat from the
+    dealer's left, each bid above the highest so far, the dealer last and allowed to equal it
+    (`dealer_may_equal`), and obliged to bid when everyone else passed."""
+
+    def fail(message: str) -> HandError:
+        return HandError(number, "auction", message)
+
+    n = rules.seats
+    if len(calls) != n:
+        raise fail(
+            f"auction needs {n} calls, one per seat from the dealer's left (got {len(calls)})"
+        )
+    best: tuple[tuple[int, int], int, str, int] | None = None  # rank, seat, kind, bid
+    for index, call in enumerate(calls, 1):
+        seat = (dealer + index) % n
+        who = f"auction call {index} ({'the dealer, ' if seat == dealer else ''}seat {seat})"
+        if not isinstance(call, str):
+            raise fail(f'{who} must be text such as "8", "8 no" or "pass" (got {call!r})')
+        try:
+            parsed = call_parse(call)
+        except ValueError:
+            raise fail(
+                f"{who} is not a call (got {call!r}): use pass, a number such as 8, "
+                "8 no, 8 low, kaiser or kaiser 40"
+            ) from None
+        if parsed is None:
+            continue
+        kind, bid = parsed
+        problem = _kind_error(rules, kind)
+        if problem is None and kind not in ("kaiser", "kaiser40"):
+            problem = _bid_range_error(rules, bid)
+        if problem is not None:
+            raise fail(f"{who}: {problem}")
+        rank = rules.bid_rank(kind, bid)
+        if best is not None:
+            may_equal = seat == dealer and rules.dealer_may_equal
+            if rank < best[0] or (rank == best[0] and not may_equal):
+                verb = "at least equal" if may_equal else "be higher than"
+                raise fail(
+                    f"{who}: {call_text(kind, bid)!r} must {verb} "
+                    f"{call_text(best[2], best[3])!r} (seat {best[1]})"
+                )
+        best = (rank, seat, kind, bid)
+    if best is None:
+        if rules.dealer_may_pass:
+            raise fail("every seat passed: record the hand as thrown in instead")
+        raise fail("every seat passed, but the dealer must bid when all the others pass")
+    return _Contract(bidder=best[1], kind=best[2], bid=best[3])
+
+
+def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contract:
+    """Bidder, kind and bid, from the auction if there is one (checked against any given)."""
+    if hand.bid is not None and not _is_int(hand.bid):
+        raise HandError(number, "bid", f"bid must be a whole number (got {hand.bid!r})")
+    if hand.auction is not None:
+        won = _auction(rules, hand.auction, number, dealer)
+        if hand.bidder is not None and hand.bidder != won.bidder:
+            raise HandError(
+                number,
+                "bidder",
+                f"bidder {hand.bidder!r} does not match the auction, won by seat {won.bidder}",
+            )
+        if hand.kind != won.kind:
+            raise HandError(
+                number,
+                "kind",
+                f"kind {hand.kind} does not match the auction, won by "
+                f"{call_text(won.kind, won.bid)!r}",
+            )
+        if won.kind not in ("kaiser", "kaiser40") and hand.bid is not None and hand.bid != won.bid:
+            raise HandError(
+                number, "bid", f"bid {hand.bid} does not match the auction, won by {won.bid}"
+            )
+        return won
+    if hand.bidder is None:
+        raise HandError(number, "bidder", "bidder is missing: the seat that won the auction")
+    error = _seat_error(number, "bidder", hand.bidder, rules)
+    if error is not None:
+        raise error
+    problem = _kind_error(rules, hand.kind)
+    if problem is not None:
+        raise HandError(number, "kind", problem)
+    if hand.kind == "kaiser":
+        return _Contract(hand.bidder, "kaiser", KAISER_POINTS)
+    if hand.kind == "kaiser40":
+        return _Contract(hand.bidder, "kaiser40", KAISER_40_POINTS)
+    if hand.bid is None:
+        raise HandError(number, "bid", "bid is missing")
+    problem = _bid_range_error(rules, hand.bid)
+    if problem is not None:
+        raise HandError(number, "bid", problem)
+    return _Contract(hand.bidder, hand.kind, hand.bid)
+
+
+def _counts(
+    rules: Rules, number: int, field: str, values: Any, size: int, what: str
+) -> tuple[int, ...]:
+    """`values` checked as `size` trick counts (one per `what`) adding up to a hand."""
+    if not isinstance(values, Sequence) or isinstance(values, str):
+        raise HandError(number, field, f"{field} must be a list of whole numbers (got {values!r})")
+    if len(values) != size:
+        raise HandError(
+            number, field, f"{field} needs {size} numbers, one per {what} (got {len(values)})"
+        )
+    for value in values:
+        if not _is_int(value):
+            raise HandError(number, field, f"{field} must be whole numbers (got {value!r})")
+        if value < 0:
+            raise HandError(number, field, f"{field} cannot be negative (got {value})")
+    if sum(values) != rules.tricks_per_hand:
+        raise HandError(
+            number,
+            field,
+            f"{field} must add up to {rules.tricks_per_hand} (got {sum(values)})",
+        )
+    return tuple(values)
+
+
+def _tricks(
+    rules: Rules, hand: HandInput, number: int, contract: _Contract
+) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """Tricks per side, and per seat when given (needed for a solo kaiser and a kaiser 40)."""
+    if hand.seat_tricks is None:
+        what = {"kaiser40": "kaiser 40", "kaiser": "solo kaiser"}.get(contract.kind)
+        if contract.kind == "kaiser40" or (
+            contract.kind == "kaiser" and rules.kaiser_bid == "solo"
+        ):
+            raise HandError(
+                number, "seat_tricks", f"seat_tricks is missing: a {what} needs the tricks per seat"
+            )
+        if hand.tricks is None:
+            raise HandError(number, "tricks", "tricks is missing: the tricks each side took")
+        return _counts(rules, number, "tricks", hand.tricks, rules.side_count, "side"), None
+    seat_tricks = _counts(rules, number, "seat_tricks", hand.seat_tricks, rules.seats, "seat")
+    tricks = tuple(sum(seat_tricks[seat] for seat in side) for side in rules.sides)
+    if hand.tricks is not None:
+        given = _counts(rules, number, "tricks", hand.tricks, rules.side_count, "side")
+        if given != tricks:
+            raise HandError(
+                number,
+                "tricks",
+                f"tricks {list(given)} do not match seat_tricks, which make {list(tricks)}",
+            )
+    if contract.kind == "kaiser40":
+        for seat in rules.partners(contract.bidder):
+            if seat_tricks[seat]:
+                raise HandError(
+                    number,
+                    "seat_tricks",
+                    f"seat {seat} sits out the kaiser 40 of its partner, so it cannot take a "
+                    f"trick (got {seat_tricks[seat]})",
+                )
+    return tricks, seat_tricks
+
+
+def _cards(
+    rules: Rules, hand: HandInput, number: int, contract: _Contract, tricks: tuple[int, ...]
+) -> tuple[int | None, int | None, int | None]:
+    """Who took the five of hearts and the three of spades, and who was insulted (Joffre)."""
+    sitting_out = contract.kind == "kaiser40" and bool(rules.partners(contract.bidder))
+    taken: list[int | None] = []
+    for field in ("five_hearts", "three_spades"):
+        side = getattr(hand, field)
+        card = _CARD_NAMES[field]
+        if side is None:
+            if not sitting_out:
+                raise HandError(number, field, f"{field} is missing: the side that took {card}")
+        elif not _is_int(side):
+            raise HandError(number, field, f"{field} must be a whole number (got {side!r})")
+        elif not 0 <= side < rules.side_count:
+            raise HandError(
+                number,
+                field,
+                f"{field} must be a side from 0 to {rules.side_count - 1} (got {side})",
+            )
+        elif not tricks[side]:
+            raise HandError(number, field, f"{card} went to side {side}, which took no trick")
+        taken.append(side)
+    five, three = taken
+    insult = hand.insult
+    if insult is not None:
+        if not rules.joffre_insult:
+            raise HandError(number, "insult", "insult is only scored under joffre_insult")
+        if not _is_int(insult):
+            raise HandError(number, "insult", f"insult must be a whole number (got {insult!r})")
+        if not 0 <= insult < rules.side_count:
+            raise HandError(
+                number,
+                "insult",
+                f"insult must be a side from 0 to {rules.side_count - 1} (got {insult})",
+            )
+        if five is None or five != three:
+            raise HandError(
+                number,
+                "insult",
+                "an insult needs the five of hearts and the three of spades in one side's tricks",
+            )
+    return five, three, insult
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring
+
+
+def _points(
+    rules: Rules, tricks: tuple[int, ...], five: int | None, three: int | None
+) -> tuple[int, ...]:
+    """What each side took: a point a trick, the heart bonus, the spade penalty; `cover_three`
+    pins a side that took the three of spades with fewer than 3 tricks to the penalty alone."""
+    points = list(tricks)
+    if five is not None:
+        points[five] += rules.heart_bonus
+    if three is not None:
+        points[three] += rules.spade_penalty
+        if rules.cover_three and tricks[three] < 3:
+            points[three] = rules.spade_penalty
+    return tuple(points)
+
+
+def _nonbidder_delta(rules: Rules, taken: int, before: int, bid_out: int | None) -> int:
+    """A non-bidding side's score for the hand: its points, except that a gain counts 0 once it
+    is at the bid-out (in force when the hand began), and stops at `nonbidder_cap`."""
+    if taken <= 0:
+        return taken
+    if bid_out is not None and before >= bid_out:
+        return 0
+    if rules.nonbidder_cap is not None:
+        return min(taken, max(0, rules.nonbidder_cap - before))
+    return taken
+
+
+@dataclass
+class _Table:
+    """A game between two hands."""
+
+    scores: list[int]
+    target: int
+    bid_out: int | None
+    dealer: int
+    finished: bool = False
+    winner: int | None = None
+    reason: str | None = None
+
+
+def _best(sides: Sequence[int], scores: Sequence[int]) -> int:
+    """The side with the highest score; `sides` come in clockwise order from the bidding side,
+    and `max` keeps the first of equals, which is the rulebook's tie-break."""
+    return max(sides, key=lambda side: scores[side])
+
+
+def _game_end(
+    rules: Rules,
+    table: _Table,
+    contract: _Contract,
+    made: bool,
+    before: Sequence[int],
+    bid_out: int | None,
+    five: int | None,
+) -> tuple[int, str] | None:
+    """The winner and reason if this hand ends the game (rulebook: the six steps, in order)."""
+    after = table.scores
+    bidding = rules.side_of(contract.bidder)
+    clockwise = [(bidding + k) % rules.side_count for k in range(rules.side_count)]
+    others = clockwise[1:]
+    # 1. A kaiser wins or loses the game outright.
+    if contract.kind == "kaiser":
+        return (bidding if made else _best(others, after)), "kaiser"
+    # 2. A non-bidding side already at the bid-out takes the five of hearts.
+    if (
+        rules.bid_out_heart_wins
+        and bid_out is not None
+        and five is not None
+        and five != bidding
+        and before[five] >= bid_out
+    ):
+        return five, "heart"
+    # 3. The bidding side made its bid and reached the target (it wins ties with the others).
+    if made and after[bidding] >= table.target:
+        return bidding, "target"
+    lose_at = rules.lose_at
+    # 4. The bidding side fell to lose_at.
+    if lose_at is not None and after[bidding] <= lose_at:
+        return _best(others, after), "minus"
+    # 5. A non-bidding side reached the target, where a side may win without bidding.
+    if not rules.win_requires_bid:
+        over = [side for side in others if after[side] >= table.target]
+        if over:
+            return _best(over, after), "target"
+    # 6. A non-bidding side fell to lose_at: the best of the rest wins.
+    if lose_at is not None:
+        lost = {side for side in others if after[side] <= lose_at}
+        if lost:
+            return _best([side for side in clockwise if side not in lost], after), "minus"
+    return None
+
+
+def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScore:
+    """Validate and score hand `number` on `table`, which it moves on to after the hand."""
+    if table.finished:
+        raise HandError(number, "hand", "the game is already over")
+    dealer = table.dealer
+    if hand.dealer is not None:
+        error = _seat_error(number, "dealer", hand.dealer, rules)
+        if error is not None:
+            raise error
+        if hand.dealer != dealer:
+            raise HandError(number, "dealer", f"dealer should be seat {dealer} (got {hand.dealer})")
+    if not isinstance(hand.thrown_in, bool):
+        raise HandError(
+            number, "thrown_in", f"thrown_in must be true or false (got {hand.thrown_in!r})"
+        )
+    before = tuple(table.scores)
+    bid_out = table.bid_out  # the one in force when the hand began, whatever this hand does
+    if hand.thrown_in:
+        # Redealt by the same dealer; nothing scores.
+        return HandScore(
+            number=number,
+            dealer=dealer,
+            thrown_in=True,
+            delta=(0,) * rules.side_count,
+            scores=before,
+            target=table.target,
+            bid_out=bid_out,
+        )
+
+    contract = _contract(rules, hand, number, dealer)
+    tricks, seat_tricks = _tricks(rules, hand, number, contract)
+    five, three, insult = _cards(rules, hand, number, contract, tricks)
+    points = _points(rules, tricks, five, three)
+    bidding = rules.side_of(contract.bidder)
+    taken = points[bidding]
+    delta = [0] * rules.side_count
+    if contract.kind == "kaiser":
+        # Wins or loses the game; the scores stay as they were (even under an insult). A solo
+        # kaiser also needs the partner to take no trick.
+        made = taken >= KAISER_POINTS
+        if rules.kaiser_bid == "solo":
+            assert seat_tricks is not None
+            made = made and not any(seat_tricks[s] for s in rules.partners(contract.bidder))
+    else:
+        if contract.kind == "kaiser40":
+            assert seat_tricks is not None
+            made = seat_tricks[contract.bidder] == rules.tricks_per_hand
+            delta[bidding] = KAISER_40_POINTS if made else -KAISER_40_POINTS
+        else:
+            made = taken >= contract.bid
+            times = 2 if contract.kind in NO_TRUMP_KINDS else 1
+            counted = taken if rules.overtricks else contract.bid
+            delta[bidding] = times * counted if made else -times * contract.bid
+        for side in range(rules.side_count):
+            if side != bidding:
+                delta[side] = _nonbidder_delta(rules, points[side], before[side], bid_out)
+        if insult is not None:
+            delta[insult] -= INSULT_POINTS  # on top of everything, whatever the bid or limits
+
+    raised = (
+        made
+        and contract.kind in NO_TRUMP_KINDS
+        and rules.nt_target is not None
+        and table.target != rules.nt_target
+    )
+    if raised:
+        # The raised target counts already for this hand; the raised bid-out from the next.
+        assert rules.nt_target is not None
+        table.target = rules.nt_target
+        table.bid_out = rules.nt_bid_out
+    table.scores = [score + change for score, change in zip(before, delta, strict=True)]
+    end = _game_end(rules, table, contract, made, before, bid_out, five)
+    if end is None:
+        table.dealer = (dealer + 1) % rules.seats
+    else:
+        table.finished = True
+        table.winner, table.reason = end
+    return HandScore(
+        number=number,
+        dealer=dealer,
+        thrown_in=False,
+        delta=tuple(delta),
+        scores=tuple(table.scores),
+        target=table.target,
+        bid_out=bid_out,
+        bidder=contract.bidder,
+        side=bidding,
+        bid=contract.bid,
+        kind=contract.kind,
+        tricks=tricks,
+        seat_tricks=seat_tricks,
+        points=points,
+        made=made,
+        five_hearts=five,
+        three_spades=three,
+        insult=insult,
+        target_raised=raised,
+    )
+
+
+def first_dealer_check(rules: Rules, first_dealer: Any) -> None:
+    if not _is_int(first_dealer) or not 0 <= first_dealer < rules.seats:
+        raise RecordError(
+            "first_dealer", f"must be a seat from 0 to {rules.seats - 1} (got {first_dealer!r})"
+        )
+
+
+def _game(rules: Rules, table: _Table, hands: tuple[HandScore, ...]) -> GameScore:
+    return GameScore(
+        rules=rules,
+        hands=hands,
+        scores=tuple(table.scores),
+        target=table.target,
+        bid_out=table.bid_out,
+        finished=table.finished,
+        winner=table.winner,
+        reason=table.reason,
+        next_dealer=None if table.finished else table.dealer,
+    )
+
+
+def game_score(rules: Rules, hands: Sequence[HandInput], first_dealer: int = 0) -> GameScore:
+    """Score `hands` in order, the first dealt by `first_dealer`.
+
+    Each hand is validated against the rules and the game so far (dealer rotation, auction,
+    tricks adding up, special cards only to a side that took a trick, seat tricks where a kaiser
+    needs them, nothing after the game is over, ...); the first bad hand raises HandError.
+    Pure and deterministic: scoring a prefix of the hands gives the prefix of the result.
+    """
+    first_dealer_check(rules, first_dealer)
+    table = _Table(
+        scores=[0] * rules.side_count,
+        target=rules.target,
+        bid_out=rules.bid_out,
+        dealer=first_dealer,
+    )
+    scored = tuple(_play(rules, table, hand, number) for number, hand in enumerate(hands, 1))
+    return _game(rules, table, scored)
+
+
+def game_play(game: GameScore, hand: HandInput) -> GameScore:
+    """`game` with one more hand scored: the same as re-scoring all its hands plus `hand`,
+    without doing so. Raises HandError for a hand the game cannot take."""
+    rules = game.rules
+    table = _Table(
+        scores=list(game.scores),
+        target=game.target,
+        bid_out=game.bid_out,
+        dealer=game.next_dealer if game.next_dealer is not None else 0,
+        finished=game.finished,
+        winner=game.winner,
+        reason=game.reason,
+    )
+    scored = _play(rules, table, hand, len(game.hands) + 1)
+    return _game(rules, table, (*game.hands, scored))
