@@ -1,0 +1,50 @@
+"""Access checks: one helper per object kind. Every view reaches a club or a game through these.
+
+An outsider gets 404 (we do not confirm that another club's object exists); a member whose role
+lacks the power gets 403.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+
+from leagues.models import Club, Membership
+from leagues.roles import VIEW, role_can
+
+
+@dataclass(frozen=True)
+class ClubAccess:
+    club: Club
+    membership: Membership | None
+
+    @property
+    def role(self) -> str | None:
+        return self.membership.role if self.membership else None
+
+    def can(self, action: str) -> bool:
+        return role_can(self.role, action)
+
+
+def membership_of(request: HttpRequest, club: Club) -> Membership | None:
+    if not request.user.is_authenticated:
+        return None
+    return Membership.objects.filter(club=club, user=request.user).first()
+
+
+def club_for_member(request: HttpRequest, slug: str, action: str = VIEW) -> ClubAccess:
+    """The club `slug` if the signed-in user is a member whose role allows `action`.
+
+    Raises Http404 for outsiders and unknown clubs, PermissionDenied for members without the
+    power."""
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404("No such club")
+    membership = membership_of(request, club)
+    if membership is None:
+        raise Http404("No such club")
+    if not role_can(membership.role, action):
+        raise PermissionDenied
+    return ClubAccess(club, membership)

@@ -1,0 +1,43 @@
+"""Who may do what in a club: the one place where roles are given their powers.
+
+Views never compare role names; they ask `role_can(role, ACTION)` (through the access helpers in
+`leagues.access`), so changing what a scorer may do is a one-line edit here.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Role(models.TextChoices):
+    OWNER = "owner", _("Owner")
+    DIRECTOR = "director", _("Director")
+    SCORER = "scorer", _("Scorer")
+    MEMBER = "member", _("Member")
+
+
+# Actions a member of a club may take, and the roles allowed each.
+VIEW = "view"  # club pages, games, standings
+GAME_START = "game_start"  # start a game at the club and enter its hands
+HAND_CORRECT_ANY = "hand_correct_any"  # correct or confirm hands of any game of the club
+PLAYERS_MANAGE = "players_manage"  # add, rename, link players; invite members
+SEASONS_MANAGE = "seasons_manage"
+TOURNAMENTS_RUN = "tournaments_run"
+CLUB_MANAGE = "club_manage"  # club settings, member roles, deleting the club's data
+
+_ALL = frozenset(Role)
+_STAFF = frozenset({Role.OWNER, Role.DIRECTOR})
+
+PERMISSIONS: dict[str, frozenset[Role]] = {
+    VIEW: _ALL,
+    GAME_START: _ALL,
+    HAND_CORRECT_ANY: frozenset({Role.OWNER, Role.DIRECTOR, Role.SCORER}),
+    PLAYERS_MANAGE: _STAFF,
+    SEASONS_MANAGE: _STAFF,
+    TOURNAMENTS_RUN: _STAFF,
+    CLUB_MANAGE: frozenset({Role.OWNER}),
+}
+
+
+def role_can(role: str | None, action: str) -> bool:
+    """True if a member with `role` may take `action` (unknown actions are refused)."""
+    return role is not None and role in PERMISSIONS.get(action, frozenset())

@@ -1,0 +1,41 @@
+"""Pages of clubs and the home page."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from leagues.access import club_for_member
+from leagues.selectors import club_recent_games, clubs_of
+from scorecards.models import Game
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    memberships = []
+    quick_games = []
+    if request.user.is_authenticated:
+        memberships = list(clubs_of(request.user))
+        quick_games = list(
+            Game.objects.filter(created_by=request.user, club__isnull=True)
+            .prefetch_related("seats")
+            .order_by("-created_at")[:10]
+        )
+    return render(request, "home.html", {"memberships": memberships, "quick_games": quick_games})
+
+
+@require_GET
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    access = club_for_member(request, slug)
+    club = access.club
+    return render(
+        request,
+        "leagues/club_detail.html",
+        {
+            "access": access,
+            "club": club,
+            "games": list(club_recent_games(club)),
+            "players": list(club.players.order_by("name")),
+        },
+    )

@@ -1,0 +1,37 @@
+"""manage.py game_import FILE --club SLUG: store a kaiser-game/1 record as a game of a club."""
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from leagues.models import Club, Season
+from scorecards.management.commands.kaiser_score import read_json_argument
+from scorecards.rules import KaiserError
+from scorecards.services import game_import
+
+
+class Command(BaseCommand):
+    help = "Import a kaiser-game/1 record as a game of a club (players matched by name)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="kaiser-game/1 JSON file, or - for standard input")
+        parser.add_argument("--club", required=True, help="the club's short name (slug)")
+        parser.add_argument("--season", type=int, help="id of a season of that club")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        record = read_json_argument(options["file"])
+        try:
+            club = Club.objects.get(slug=options["club"])
+        except Club.DoesNotExist as exc:
+            raise CommandError(f"club: no club with short name {options['club']!r}") from exc
+        season = None
+        if options["season"] is not None:
+            season = Season.objects.filter(club=club, pk=options["season"]).first()
+            if season is None:
+                raise CommandError(f"season: no season {options['season']} at {club.slug}")
+        try:
+            game = game_import(club=club, record=record, season=season)
+        except KaiserError as exc:
+            raise CommandError(str(exc)) from exc
+        self.stdout.write(str(game.pk))
+        self.stderr.write(f"imported game {game.pk}: {game.hand_count} hands, {game.status}")

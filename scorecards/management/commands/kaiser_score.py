@@ -1,0 +1,44 @@
+"""manage.py kaiser_score FILE|-: score a kaiser-game/1 record and print its kaiser-result/1."""
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from scorecards.rules import KaiserError, record_score
+
+
+def read_json_argument(path: str) -> Any:
+    """The JSON document in file `path` ('-' for standard input), or CommandError saying why not."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as exc:
+        raise CommandError(f"{path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"{path}: not UTF-8 text") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CommandError(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from exc
+
+
+class Command(BaseCommand):
+    help = "Score a kaiser-game/1 record (a file, or - for standard input) with the rules engine."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="kaiser-game/1 JSON file, or - for standard input")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        record = read_json_argument(options["file"])
+        try:
+            result = record_score(record)
+        except KaiserError as exc:
+            raise CommandError(str(exc)) from exc
+        self.stdout.write(json.dumps(result, indent=1))

@@ -1,0 +1,220 @@
+"""Games, their seats and hands as stored. Scores are never stored as truth: they are derived by
+the rules engine from the hands (the cached totals on Game are rebuilt by the same code)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from scorecards.rules import BID_KINDS, HandInput, Rules, rules_build
+
+MAX_SEATS = 6
+
+
+class GameStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress", _("In progress")
+    FINISHED = "finished", _("Finished")
+
+
+class FinishReason(models.TextChoices):
+    TARGET = "target", _("reached the target")
+    MINUS = "minus", _("fell to the losing score")
+    KAISER = "kaiser", _("kaiser bid")
+    HEART = "heart", _("bid-out side took the five of hearts")
+
+
+class Game(models.Model):
+    club = models.ForeignKey(
+        "leagues.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="games"
+    )
+    season = models.ForeignKey(
+        "leagues.Season", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
+    table_label = models.CharField(_("table"), max_length=40, blank=True)
+    # Every setting, frozen when the game starts (Rules.as_dict()): a later change to the season's
+    # rules never re-scores a game already played.
+    rules = models.JSONField(_("rules"))
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0)
+    status = models.CharField(
+        max_length=12, choices=GameStatus.choices, default=GameStatus.IN_PROGRESS
+    )
+    winner = models.PositiveSmallIntegerField(_("winning side"), null=True, blank=True)
+    finish_reason = models.CharField(max_length=8, choices=FinishReason.choices, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Cached from the engine by scorecards.services.game_rescore; never edited by hand.
+    scores = models.JSONField(default=list)
+    target = models.PositiveSmallIntegerField(default=0)
+    next_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    hand_count = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="games_started",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=GameStatus.values), name="game_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(first_dealer__lt=MAX_SEATS), name="game_first_dealer_seat"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status=GameStatus.IN_PROGRESS)
+                | models.Q(finished_at__isnull=False),
+                name="game_finished_has_time",
+            ),
+        ]
+        indexes = [models.Index(fields=["club", "status", "-finished_at"])]
+
+    def __str__(self) -> str:
+        label = f" {self.table_label}" if self.table_label else ""
+        return f"Game {self.pk}{label}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game_sheet", kwargs={"game_id": self.pk})
+
+    @property
+    def rules_value(self) -> Rules:
+        return rules_build(self.rules)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == GameStatus.FINISHED
+
+
+class Seat(models.Model):
+    """One player in one seat of a game. The name is kept as it was at the table."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=80)
+    player = models.ForeignKey(
+        "leagues.Player",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="seat_once_per_game"),
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                condition=models.Q(player__isnull=False),
+                name="player_once_per_game",
+            ),
+            models.CheckConstraint(condition=models.Q(seat__lt=MAX_SEATS), name="seat_in_range"),
+            models.CheckConstraint(condition=~models.Q(name=""), name="seat_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.seat})"
+
+
+class Hand(models.Model):
+    """One hand: the kaiser-game/1 hand exactly as entered (`record`), the engine's reading of it
+    in typed columns (for constraints, the admin and queries), and who entered it and when."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    # As entered, normalised by HandInput.to_dict(): what export writes back.
+    record = models.JSONField()
+    # The engine's reading of `record` (bidder, bid and kind may come from an auction).
+    dealer = models.PositiveSmallIntegerField()
+    thrown_in = models.BooleanField(default=False)
+    bidder = models.PositiveSmallIntegerField(null=True, blank=True)
+    bid = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=8, blank=True)
+    tricks = models.JSONField(null=True, blank=True)
+    five_hearts = models.PositiveSmallIntegerField(null=True, blank=True)
+    three_spades = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Client-generated, so a phone that resends after a dropped connection gets the same hand back.
+    idempotency_key = models.UUIDField(unique=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    entered_by_name = models.CharField(max_length=80, blank=True)
+    entered_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by_name = models.CharField(max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="hand_number_once_per_game"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(
+                condition=models.Q(kind="") | models.Q(kind__in=BID_KINDS), name="hand_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(thrown_in=True, bidder__isnull=True, kind="")
+                | models.Q(thrown_in=False, bidder__isnull=False, bid__isnull=False)
+                & ~models.Q(kind=""),
+                name="hand_thrown_in_or_played",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(dealer__lt=MAX_SEATS), name="hand_dealer_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} of game {self.game_id}"
+
+    def as_input(self) -> HandInput:
+        """The hand as the rules engine takes it. The dealer is left for the engine to derive,
+        so that a correction of an earlier hand may move it."""
+        data = {key: value for key, value in self.record.items() if key != "dealer"}
+        return HandInput.from_dict(data, self.number)
+
+
+class HandAction(models.TextChoices):
+    ENTER = "enter", _("entered")
+    CORRECT = "correct", _("corrected")
+    UNDO = "undo", _("undone")
+    CONFIRM = "confirm", _("confirmed")
+
+
+class HandVersion(models.Model):
+    """The trace of every change to a game's hands: who, when, before and after.
+
+    Keyed by game and hand number rather than by Hand row, so an undone hand keeps its history.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hand_versions")
+    number = models.PositiveIntegerField()
+    action = models.CharField(max_length=8, choices=HandAction.choices)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    by_name = models.CharField(max_length=80, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number", "at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(action__in=HandAction.values), name="hand_version_action_valid"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} {self.action} at {self.at:%Y-%m-%d %H:%M}"

@@ -1,0 +1,53 @@
+"""Reads of games and hands. Scores come from the rules engine, fed the stored hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from scorecards.models import Game, Hand
+from scorecards.rules import GameScore, game_score, rules_build
+
+
+def game_with_seats(game_id: int) -> Game:
+    """The game with its seats and club loaded (raises Game.DoesNotExist)."""
+    return (
+        Game.objects.select_related("club", "season")
+        .prefetch_related("seats__player")
+        .get(pk=game_id)
+    )
+
+
+def game_hands(game: Game) -> QuerySet[Hand]:
+    return game.hands.order_by("number")
+
+
+def game_scored(game: Game, hands: list[Hand] | None = None) -> GameScore:
+    """The engine's full scoring of the game from its stored hands."""
+    hands = list(game_hands(game)) if hands is None else hands
+    return game_score(game.rules_value, [h.as_input() for h in hands], game.first_dealer)
+
+
+def seat_names(game: Game) -> list[str]:
+    return [seat.name for seat in sorted(game.seats.all(), key=lambda s: s.seat)]
+
+
+def rules_compact(rules: dict[str, Any]) -> dict[str, Any]:
+    """A full rules snapshot written as its preset plus only the settings that differ from it."""
+    preset = rules.get("preset", "standard")
+    base = rules_build({"preset": preset}).as_dict()
+    return {"preset": preset} | {
+        key: value for key, value in rules.items() if key != "preset" and base.get(key) != value
+    }
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The game as a kaiser-game/1 record (what export writes and import reads back)."""
+    return {
+        "format": "kaiser-game/1",
+        "rules": rules_compact(game.rules),
+        "seats": seat_names(game),
+        "first_dealer": game.first_dealer,
+        "hands": [hand.record for hand in game_hands(game)],
+    }

@@ -1,0 +1,93 @@
+"""Shared fixtures: alice owns the club, bob is a member, charlie is an outsider."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from leagues.models import Club, Membership, Player
+from leagues.roles import Role
+from scorecards.rules import rules_build
+
+PASSWORD = "correct-horse-battery"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Skipped in CI means failed: in a run that must prove the real servers, a test marked for a
+    # server is never silently skipped, and the database really is PostgreSQL.
+    if os.environ.get("KAISER_REQUIRE_REAL_SERVICES") and not os.environ.get(
+        "DATABASE_URL", ""
+    ).startswith("postgres"):
+        raise pytest.UsageError("KAISER_REQUIRE_REAL_SERVICES needs DATABASE_URL=postgres://...")
+
+
+@pytest.fixture(autouse=True)
+def _real_server_markers(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("postgres") and not os.environ.get(
+        "DATABASE_URL", ""
+    ).startswith("postgres"):
+        pytest.fail("marked postgres but DATABASE_URL is not a PostgreSQL URL")
+    if request.node.get_closest_marker("redis") and not os.environ.get("CELERY_BROKER_URL"):
+        pytest.fail("marked redis but CELERY_BROKER_URL is not set")
+
+
+def _user(username: str):
+    return get_user_model().objects.create_user(username, password=PASSWORD)
+
+
+@pytest.fixture
+def alice(db):
+    return _user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    return _user("bob")
+
+
+@pytest.fixture
+def charlie(db):
+    return _user("charlie")
+
+
+@pytest.fixture
+def club(alice, bob) -> Club:
+    club = Club.objects.create(name="Regina Kaiser Club", slug="regina")
+    Membership.objects.create(club=club, user=alice, role=Role.OWNER)
+    Membership.objects.create(club=club, user=bob, role=Role.MEMBER)
+    return club
+
+
+@pytest.fixture
+def players(club) -> list[Player]:
+    return [Player.objects.create(club=club, name=n) for n in ["Ann", "Cat", "Bob", "Dan"]]
+
+
+@pytest.fixture
+def standard_rules():
+    return rules_build({"preset": "standard"})
+
+
+def client_for(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def as_alice(alice) -> Client:
+    return client_for(alice)
+
+
+@pytest.fixture
+def as_bob(bob) -> Client:
+    return client_for(bob)
+
+
+@pytest.fixture
+def as_charlie(charlie) -> Client:
+    return client_for(charlie)
