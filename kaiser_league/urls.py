@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from kaiser_league import views
+from scorecards import views as scorecard_views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
@@ -11,5 +12,6 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("games/", include("scorecards.urls")),
+    path("t/<str:token>/", scorecard_views.game_table_join, name="game_table_join"),
     path("", include("leagues.urls")),
 ]

@@ -14,17 +14,35 @@ from leagues.roles import GAME_START, HAND_CORRECT_ANY, VIEW, role_can
 from scorecards.models import Game
 from scorecards.selectors import game_with_seats
 
+SESSION_TABLE_TOKENS = "table_tokens"  # {str(game_id): token} of table links this browser opened
+
+
+def table_token_remember(request: HttpRequest, game: Game) -> None:
+    """Let this browser use the game's table token from now on (until the token is revoked)."""
+    tokens = dict(request.session.get(SESSION_TABLE_TOKENS, {}))
+    tokens[str(game.pk)] = game.table_token
+    request.session[SESSION_TABLE_TOKENS] = tokens
+
+
+def _holds_table_token(request: HttpRequest, game: Game) -> bool:
+    held = request.session.get(SESSION_TABLE_TOKENS, {}).get(str(game.pk))
+    return bool(game.table_token) and held == game.table_token
+
 
 @dataclass(frozen=True)
 class GameAccess:
     game: Game
     membership: Membership | None
     is_starter: bool  # the account that started the game
+    via_table_token: bool = False  # a phone at the table, with no account or club role
 
     def can(self, action: str) -> bool:
         if self.is_starter:
             return True
-        return self.membership is not None and role_can(self.membership.role, action)
+        if self.membership is not None and role_can(self.membership.role, action):
+            return True
+        # The table link lets a phone see the sheet and enter hands of this one game.
+        return self.via_table_token and action in (VIEW, GAME_START)
 
     @property
     def can_enter(self) -> bool:
@@ -36,7 +54,8 @@ class GameAccess:
 
 
 def game_for_member(request: HttpRequest, game_id: int, action: str = VIEW) -> GameAccess:
-    """The game if the signed-in user may take `action` on it; Http404 for outsiders."""
+    """The game if the signed-in user (or a browser holding the game's table token) may take
+    `action` on it; Http404 for outsiders, PermissionDenied for a role without the power."""
     try:
         game = game_with_seats(game_id)
     except Game.DoesNotExist as exc:
@@ -44,9 +63,18 @@ def game_for_member(request: HttpRequest, game_id: int, action: str = VIEW) -> G
     user = request.user
     is_starter = user.is_authenticated and game.created_by_id == user.pk
     membership = membership_of(request, game.club) if game.club_id else None
-    if not is_starter and membership is None:
+    via_token = _holds_table_token(request, game)
+    if not is_starter and membership is None and not via_token:
         raise Http404("No such game")
-    access = GameAccess(game, membership, is_starter)
+    access = GameAccess(game, membership, is_starter, via_token)
     if not access.can(action):
         raise PermissionDenied
     return access
+
+
+def game_for_table_token(token: str) -> Game:
+    """The game whose table link carries `token`; Http404 if none (or revoked)."""
+    game = Game.objects.filter(table_token=token).first() if token else None
+    if game is None:
+        raise Http404("No such table link")
+    return game

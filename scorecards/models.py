@@ -48,6 +48,9 @@ class Game(models.Model):
     target = models.PositiveSmallIntegerField(default=0)
     next_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     hand_count = models.PositiveIntegerField(default=0)
+    # The table link's secret: whoever opens /t/<token>/ may enter and confirm hands of this game
+    # (and nothing else) until it is revoked (set to None).
+    table_token = models.CharField(max_length=43, unique=True, null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

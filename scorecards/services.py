@@ -6,6 +6,7 @@ Scores are never computed here: `game_score` from the engine is the only arithme
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -332,3 +333,17 @@ def game_import(
     for hand in parsed.hands:
         hand_record(game=game, hand=hand, entered_by=created_by, entered_by_name="import")
     return game
+
+
+def game_token_issue(*, game: Game) -> str:
+    """Give the game a new table token (the old link stops working) and return it."""
+    token = secrets.token_urlsafe(24)
+    Game.objects.filter(pk=game.pk).update(table_token=token)
+    game.table_token = token
+    return token
+
+
+def game_token_revoke(*, game: Game) -> None:
+    """Stop the table link from working; phones that joined with it lose access too."""
+    Game.objects.filter(pk=game.pk).update(table_token=None)
+    game.table_token = None

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from scorecards.access import game_for_member
+from scorecards.access import game_for_member, game_for_table_token, table_token_remember
 from scorecards.selectors import game_hands, game_record, game_scored, seat_names
 
 
@@ -46,3 +46,11 @@ def game_record_download(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="kaiser-game-{game.pk}.json"'
     return response
+
+
+@require_GET
+def game_table_join(request: HttpRequest, token: str) -> HttpResponse:
+    """The table link (and its QR code): remember the token in this browser, open the sheet."""
+    game = game_for_table_token(token)
+    table_token_remember(request, game)
+    return redirect("game_sheet", game_id=game.pk)

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from scorecards.rules import HandInput, record_score
 from scorecards.selectors import game_record
-from scorecards.services import game_start, hand_record
+from scorecards.services import game_start, game_token_issue, game_token_revoke, hand_record
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +91,23 @@ def test_game_sheet_htmx_renders_only_the_sheet(as_alice, game) -> None:
     body = response.content.decode()
     assert 'id="sheet"' in body
     assert "<html" not in body
+
+
+def test_table_link_lets_a_phone_in_until_revoked(client: Client, game) -> None:
+    sheet = reverse("game_sheet", args=[game.pk])
+    assert client.get(sheet).status_code == 404
+    token = game_token_issue(game=game)
+    response = client.get(reverse("game_table_join", args=[token]))
+    assert response.status_code == 302 and response["Location"] == sheet
+    assert client.get(sheet).status_code == 200
+    game_token_revoke(game=game)
+    assert client.get(sheet).status_code == 404
+    assert client.get(reverse("game_table_join", args=[token])).status_code == 404
+
+
+def test_table_token_opens_only_its_own_game(
+    client: Client, game, players, standard_rules, club
+) -> None:
+    other = game_start(seats=players, rules=standard_rules, club=club)
+    client.get(reverse("game_table_join", args=[game_token_issue(game=game)]))
+    assert client.get(reverse("game_sheet", args=[other.pk])).status_code == 404
