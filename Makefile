@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv migrate demo lint format messages browser bench check-examples clean
+.PHONY: run test venv migrate demo lint format messages system-deps bench check-examples clean
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,14 +26,15 @@ demo: migrate
 run: demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-## browser: Debian's Chromium for the Playwright tests (never `playwright install`)
-browser:
-	@test -x /usr/bin/chromium || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-	  else echo "Browser tests need Debian's chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
+## system-deps: Debian's Chromium for the Playwright tests (never `playwright install`) and
+## GNU gettext for the translation checks
+system-deps:
+	@if ! test -x /usr/bin/chromium || ! command -v xgettext >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium gettext; \
+	  else echo "Tests need Debian's chromium and gettext: sudo apt-get install chromium gettext" >&2; exit 1; fi; fi
 
 ## test: the whole suite. With DATABASE_URL / CELERY_BROKER_URL set, also the tests of the real servers.
-test: venv browser
+test: venv system-deps
 	$(PY) manage.py makemigrations --check --dry-run --settings=kaiser_league.settings_test
 	$(PY) -m pytest $(if $(DATABASE_URL),,-m "not postgres and not redis") $(PYTEST_ARGS)
 
