@@ -191,8 +191,8 @@ class HandInput:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The `kaiser-game/1` hand dict with only the fields that are set (kind only when not
-        trump); `HandInput.from_dict(h.to_dict(), n) == h`."""
+        """The `kaiser-game/1` hand dict with only the fields that are set (kind only where
+        neither "trump" nor what the auction says); `HandInput.from_dict(h.to_dict(), n) == h`."""
         out: dict[str, Any] = {}
         if self.thrown_in:
             out["thrown_in"] = True
@@ -203,7 +203,8 @@ class HandInput:
         for name in ("bidder", "bid"):
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
-        if self.kind != "trump":
+        implied = _last_bid(self.auction) if self.auction is not None else None
+        if self.kind != (implied[0] if implied else "trump"):
             out["kind"] = self.kind
         for name in ("tricks", "seat_tricks"):
             if getattr(self, name) is not None:
