@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -76,11 +77,12 @@ class Rules:
         """JSON-able: `preset` and every setting, effective values."""
         return asdict(self)
 
-    @property
+    # Cached: read for every hand. (A frozen dataclass still has a __dict__ to cache in.)
+    @cached_property
     def side_count(self) -> int:
         return self.seats // _SIDE_COUNT[self.partnership]
 
-    @property
+    @cached_property
     def sides(self) -> tuple[tuple[int, ...], ...]:
         """The seats of each side, side 0 first (4 seats: ((0, 2), (1, 3)))."""
         n = self.side_count
