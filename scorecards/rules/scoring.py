@@ -36,7 +36,7 @@ def _is_int(value: Any) -> bool:
 # Calls of the auction
 
 
-_CALL = re.compile(r"(\d{1,3})(?: (trump|no|low))?|(kaiser)(?: ?(40))?")
+_CALL = re.compile(r"([0-9]{1,3})(?: (trump|no|low))?|(kaiser)(?: ?(40))?")
 
 
 def call_parse(text: str) -> tuple[str, int] | None:
@@ -403,6 +403,10 @@ def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contr
     """Bidder, kind and bid, from the auction if there is one (checked against any given)."""
     if hand.bid is not None and not _is_int(hand.bid):
         raise HandError(number, "bid", f"bid must be a whole number (got {hand.bid!r})")
+    if hand.bidder is not None:
+        error = _seat_error(number, "bidder", hand.bidder, rules)
+        if error is not None:
+            raise error
     if hand.auction is not None:
         won = _auction(rules, hand.auction, number, dealer)
         if hand.bidder is not None and hand.bidder != won.bidder:
@@ -425,9 +429,6 @@ def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contr
         return won
     if hand.bidder is None:
         raise HandError(number, "bidder", "bidder is missing: the seat that won the auction")
-    error = _seat_error(number, "bidder", hand.bidder, rules)
-    if error is not None:
-        raise error
     problem = _kind_error(rules, hand.kind)
     if problem is not None:
         raise HandError(number, "kind", problem)
