@@ -117,20 +117,17 @@ class Rules:
         step = {"trump": 0, "no": 1, "low": 1 if self.low_ranks_equal else 2}[kind]
         return (bid, step)
 
-    @property
-    def target_raised_by(self) -> int:
-        """How much the first made no/low bid raises the target (0 without `nt_target`)."""
-        return 0 if self.nt_target is None else self.nt_target - self.target
 
-
+# Each setting's type and whether it may be null, read off the annotations of Rules (strings,
+# under `from __future__ import annotations`).
+_ANNOTATIONS = {
+    "int": (int, False),
+    "int | None": (int, True),
+    "bool": (bool, False),
+    "str": (str, False),
+}
 _SETTING_TYPES: dict[str, tuple[type, bool]] = {
-    # name: (type, may be null)
-    f.name: (
-        {"int": int, "bool": bool, "str": str, "int | None": int}[str(f.type)],
-        str(f.type).endswith("| None"),
-    )
-    for f in fields(Rules)
-    if f.name != "preset"
+    f.name: _ANNOTATIONS[str(f.type)] for f in fields(Rules) if f.name != "preset"
 }
 SETTINGS: tuple[str, ...] = tuple(_SETTING_TYPES)
 _CHOICES = {"partnership": PARTNERSHIPS, "kaiser_bid": KAISER_BIDS}
