@@ -581,6 +581,27 @@ def _nonbidder_delta(rules: Rules, taken: int, before: int, bid_out: int | None)
     return taken
 
 
+def _contract_result(
+    rules: Rules, contract: _Contract, taken: int, seat_tricks: tuple[int, ...] | None
+) -> tuple[bool, int]:
+    """Whether the bidding side made its contract, taking `taken` points, and what that adds to
+    its score (nothing for a kaiser, which decides the game instead)."""
+    if contract.kind == "kaiser":
+        made = taken >= KAISER_POINTS
+        if rules.kaiser_bid == "solo":  # alone: the partner takes no trick
+            assert seat_tricks is not None
+            made = made and not any(seat_tricks[s] for s in rules.partners(contract.bidder))
+        return made, 0
+    if contract.kind == "kaiser40":
+        assert seat_tricks is not None
+        made = seat_tricks[contract.bidder] == rules.tricks_per_hand
+        return made, KAISER_40_POINTS if made else -KAISER_40_POINTS
+    made = taken >= contract.bid
+    times = 2 if contract.kind in NO_TRUMP_KINDS else 1
+    counted = taken if rules.overtricks else contract.bid
+    return made, times * counted if made else -times * contract.bid
+
+
 @dataclass
 class _Table:
     """A game between two hands."""
@@ -680,28 +701,15 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
     five, three, insult = _cards(rules, hand, number, contract, tricks)
     points = _points(rules, tricks, five, three)
     bidding = rules.side_of(contract.bidder)
-    taken = points[bidding]
+    made, bidder_delta = _contract_result(rules, contract, points[bidding], seat_tricks)
     delta = [0] * rules.side_count
-    if contract.kind == "kaiser":
-        # Wins or loses the game; the scores stay as they were (even under an insult). A solo
-        # kaiser also needs the partner to take no trick.
-        made = taken >= KAISER_POINTS
-        if rules.kaiser_bid == "solo":
-            assert seat_tricks is not None
-            made = made and not any(seat_tricks[s] for s in rules.partners(contract.bidder))
-    else:
-        if contract.kind == "kaiser40":
-            assert seat_tricks is not None
-            made = seat_tricks[contract.bidder] == rules.tricks_per_hand
-            delta[bidding] = KAISER_40_POINTS if made else -KAISER_40_POINTS
-        else:
-            made = taken >= contract.bid
-            times = 2 if contract.kind in NO_TRUMP_KINDS else 1
-            counted = taken if rules.overtricks else contract.bid
-            delta[bidding] = times * counted if made else -times * contract.bid
+    if contract.kind != "kaiser":  # a kaiser wins or loses the game and leaves the scores be
         for side in range(rules.side_count):
-            if side != bidding:
-                delta[side] = _nonbidder_delta(rules, points[side], before[side], bid_out)
+            delta[side] = (
+                bidder_delta
+                if side == bidding
+                else _nonbidder_delta(rules, points[side], before[side], bid_out)
+            )
         if insult is not None:
             delta[insult] -= INSULT_POINTS  # on top of everything, whatever the bid or limits
 
@@ -709,7 +717,7 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
         made
         and contract.kind in NO_TRUMP_KINDS
         and rules.nt_target is not None
-        and table.target != rules.nt_target
+        and table.target != rules.nt_target  # not raised yet (nt_target is above target)
     )
     if raised:
         # The raised target counts already for this hand; the raised bid-out from the next.
