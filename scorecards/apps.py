@@ -5,3 +5,13 @@ from django.utils.translation import gettext_lazy as _
 class ScorecardsConfig(AppConfig):
     name = "scorecards"
     verbose_name = _("Score sheets")
+
+    def ready(self) -> None:
+        # The rules engine stays free of Django: it translates its error messages with whatever
+        # it is given. Django's gettext translates into the language active when an error is
+        # raised (the request's), and leaves them English where none is (management commands).
+        from django.utils.translation import gettext
+
+        from scorecards.rules.i18n import translator_set
+
+        translator_set(gettext)

@@ -1,10 +1,16 @@
-"""Errors of the rules engine. Every message is plain English meant for card players, and starts
-with what it is about: the hand (`hand 3: ...`) or the top-level field (`rules: ...`, `seats: ...`).
-`.field` names the input the web form shows the error next to."""
+"""Errors of the rules engine. Every message is meant for card players, and starts with what it
+is about: the hand (`hand 3: ...`) or the top-level field (`rules: ...`, `seats: ...`).
+`.field` names the input the web form shows the error next to.
+
+Messages are English, translated when the error is raised by the translator installed in
+`scorecards.rules.i18n` (the web app's: `main 3 : ...` in French); the prefix is translated
+here, the rest by whoever raises the error."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from scorecards.rules.i18n import _
 
 
 class KaiserError(ValueError):
@@ -20,10 +26,21 @@ class KaiserError(ValueError):
         # The arguments differ from `args`, so say how to rebuild (pickle, copy, Celery).
         return (KaiserError, (self.message, self.field, str(self)))
 
+    def _text_state(self) -> dict[str, Any]:
+        # Rebuilding translates the prefix again, in the language active then: keep the text
+        # as it was raised instead (BaseException.__setstate__ sets `args` back).
+        return {"args": self.args}
+
 
 def _without_prefix(field: str, message: str) -> str:
     prefix = f"{field}:"
     return message[len(prefix) :].lstrip() if message.startswith(prefix) else message
+
+
+def _field_text(field: str, message: str) -> str:
+    # Translators: the prefix of an error about a field of a game record; the field is the
+    # record's key and stays as it is ("rules", "seats", "first_dealer", "hands", "format").
+    return _("%(field)s: %(message)s") % {"field": field, "message": message}
 
 
 class RulesError(KaiserError):
@@ -33,10 +50,10 @@ class RulesError(KaiserError):
     def __init__(self, message: str, setting: str | None = None, field: str = "rules") -> None:
         self.setting = setting
         message = _without_prefix(field, message)
-        super().__init__(message, field, f"{field}: {message}")
+        super().__init__(message, field, _field_text(field, message))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (RulesError, (self.message, self.setting, self.field))
+        return (RulesError, (self.message, self.setting, self.field), self._text_state())
 
 
 class RecordError(KaiserError):
@@ -45,19 +62,23 @@ class RecordError(KaiserError):
 
     def __init__(self, field: str, message: str) -> None:
         message = _without_prefix(field, message)
-        super().__init__(message, field, f"{field}: {message}")
+        super().__init__(message, field, _field_text(field, message))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (RecordError, (self.field, self.message))
+        return (RecordError, (self.field, self.message), self._text_state())
 
 
 class HandError(KaiserError):
-    """A hand that cannot be scored. `str(e) == f"hand {number}: {message}"`; `.number` is the
-    1-based hand number and `.field` the hand field at fault (`tricks`, `bid`, `auction`, ...)."""
+    """A hand that cannot be scored. `str(e) == f"hand {number}: {message}"` (in English);
+    `.number` is the 1-based hand number and `.field` the hand field at fault (`tricks`, `bid`,
+    `auction`, ...)."""
 
     def __init__(self, number: int, field: str, message: str) -> None:
         self.number = number
-        super().__init__(message, field, f"hand {number}: {message}")
+        # Translators: the prefix of every error about a hand ("hand 3: tricks must add up to
+        # 8 (got 9)"); the message after it is translated on its own.
+        text = _("hand %(number)s: %(message)s") % {"number": number, "message": message}
+        super().__init__(message, field, text)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (HandError, (self.number, self.field, self.message))
+        return (HandError, (self.number, self.field, self.message), self._text_state())

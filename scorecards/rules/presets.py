@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorecards.rules.errors import RulesError
+from scorecards.rules.i18n import _
 
 BID_KINDS = ("trump", "no", "low", "kaiser", "kaiser40")
 PARTNERSHIPS = ("pairs", "triples", "individual")
@@ -191,17 +192,29 @@ _PRESET_CHANGES: dict[str, dict[str, Any]] = {
 def _type_error(name: str, value: Any) -> RulesError | None:
     kind, nullable = _SETTING_TYPES[name]
     if value is None:
-        return None if nullable else RulesError(f"{name} must not be null", name)
+        if nullable:
+            return None
+        return RulesError(_("%(setting)s must not be null") % {"setting": name}, name)
+    values = {"setting": name, "value": repr(value)}
     if kind is bool:
-        ok = isinstance(value, bool)
-        want = "true or false"
+        if isinstance(value, bool):
+            return None
+        message = _("%(setting)s must be true or false (got %(value)s)") % values
     elif kind is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        want = "a whole number" + (" or null" if nullable else "")
+        if isinstance(value, int) and not isinstance(value, bool):
+            return None
+        if nullable:
+            message = _("%(setting)s must be a whole number or null (got %(value)s)") % values
+        else:
+            message = _("%(setting)s must be a whole number (got %(value)s)") % values
     else:
-        ok = isinstance(value, str) and value in _CHOICES[name]
-        want = "one of " + ", ".join(_CHOICES[name])
-    return None if ok else RulesError(f"{name} must be {want} (got {value!r})", name)
+        if isinstance(value, str) and value in _CHOICES[name]:
+            return None
+        message = _("%(setting)s must be one of %(choices)s (got %(value)s)") % {
+            **values,
+            "choices": ", ".join(_CHOICES[name]),
+        }
+    return RulesError(message, name)
 
 
 def _derive(values: dict[str, Any], given: Mapping[str, Any], preset: str) -> None:
@@ -223,35 +236,58 @@ def _derive(values: dict[str, Any], given: Mapping[str, Any], preset: str) -> No
 
 def _check_combinations(v: dict[str, Any]) -> None:
     if not 2 <= v["seats"] <= 6:
-        raise RulesError(f"seats must be 2 to 6 (got {v['seats']})", "seats")
+        raise RulesError(_("seats must be 2 to 6 (got %(seats)s)") % {"seats": v["seats"]}, "seats")
     fits = _PARTNERSHIPS_FOR_SEATS[v["seats"]]
     if v["partnership"] not in fits:
-        raise RulesError(
-            f"partnership {v['partnership']} does not fit {v['seats']} seats "
-            f"({v['seats']} seats play {' or '.join(fits)})",
-            "partnership",
-        )
+        values = {"partnership": v["partnership"], "seats": v["seats"], "fits": fits[0]}
+        if len(fits) == 1:
+            message = _(
+                "partnership %(partnership)s does not fit %(seats)s seats "
+                "(%(seats)s seats play %(fits)s)"
+            )
+        else:
+            values["other"] = fits[1]
+            message = _(
+                "partnership %(partnership)s does not fit %(seats)s seats "
+                "(%(seats)s seats play %(fits)s or %(other)s)"
+            )
+        raise RulesError(message % values, "partnership")
     if v["min_bid"] < 1:
-        raise RulesError(f"min_bid must be at least 1 (got {v['min_bid']})", "min_bid")
+        raise RulesError(
+            _("min_bid must be at least 1 (got %(min_bid)s)") % {"min_bid": v["min_bid"]},
+            "min_bid",
+        )
     if v["min_bid"] > v["max_bid"]:
         raise RulesError(
-            f"min_bid must not be above max_bid (got {v['min_bid']} above {v['max_bid']})",
+            _("min_bid must not be above max_bid (got %(min_bid)s above %(max_bid)s)")
+            % {"min_bid": v["min_bid"], "max_bid": v["max_bid"]},
             "min_bid",
         )
     for name in ("target", "tricks_per_hand"):
         if v[name] < 1:
-            raise RulesError(f"{name} must be at least 1 (got {v[name]})", name)
+            raise RulesError(
+                _("%(setting)s must be at least 1 (got %(value)s)")
+                % {"setting": name, "value": v[name]},
+                name,
+            )
     if v["nt_target"] is not None and v["nt_target"] <= v["target"]:
         raise RulesError(
-            f"nt_target must be above target (got {v['nt_target']}, target {v['target']})",
+            _("nt_target must be above target (got %(nt_target)s, target %(target)s)")
+            % {"nt_target": v["nt_target"], "target": v["target"]},
             "nt_target",
         )
     if v["lose_at"] is not None and v["lose_at"] >= 0:
-        raise RulesError(f"lose_at must be below zero (got {v['lose_at']})", "lose_at")
+        raise RulesError(
+            _("lose_at must be below zero (got %(lose_at)s)") % {"lose_at": v["lose_at"]},
+            "lose_at",
+        )
     if v["low_no_trump"] and not v["no_trump"]:
-        raise RulesError("low_no_trump needs no_trump on", "low_no_trump")
+        raise RulesError(_("low_no_trump needs no_trump on"), "low_no_trump")
     if v["kaiser_bid"] != "off" and not v["no_trump"]:
-        raise RulesError(f"kaiser_bid {v['kaiser_bid']} needs no_trump on", "kaiser_bid")
+        raise RulesError(
+            _("kaiser_bid %(kaiser_bid)s needs no_trump on") % {"kaiser_bid": v["kaiser_bid"]},
+            "kaiser_bid",
+        )
 
 
 def rules_build(data: Mapping[str, Any] | None = None) -> Rules:
@@ -262,16 +298,18 @@ def rules_build(data: Mapping[str, Any] | None = None) -> Rules:
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
-        raise RulesError("expected an object: a preset and the settings that differ from it")
+        raise RulesError(_("expected an object: a preset and the settings that differ from it"))
     preset = data.get("preset", DEFAULT_PRESET)
     if not isinstance(preset, str) or preset not in _PRESET_CHANGES:
         raise RulesError(
-            f"unknown preset {preset!r} (presets: {', '.join(_PRESET_CHANGES)})", "preset"
+            _("unknown preset %(preset)s (presets: %(presets)s)")
+            % {"preset": repr(preset), "presets": ", ".join(_PRESET_CHANGES)},
+            "preset",
         )
     given = {name: value for name, value in data.items() if name != "preset"}
     for name, value in given.items():
         if name not in _SETTING_TYPES:
-            raise RulesError(f"unknown setting {name!r}", str(name))
+            raise RulesError(_("unknown setting %(setting)s") % {"setting": repr(name)}, str(name))
         error = _type_error(name, value)
         if error is not None:
             raise error

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorecards.rules.errors import HandError, RecordError
+from scorecards.rules.i18n import _
 from scorecards.rules.presets import Rules, rules_build
 from scorecards.rules.scoring import HandInput, first_dealer_check, game_score
 
@@ -39,12 +40,23 @@ class GameRecord:
 
 def _seats(raw: Any, rules: Rules) -> tuple[str, ...]:
     if not isinstance(raw, list | tuple):
-        raise RecordError("seats", f"expected a list of {rules.seats} names (got {raw!r})")
+        raise RecordError(
+            "seats",
+            _("expected a list of %(seats)s names (got %(value)s)")
+            % {"seats": rules.seats, "value": repr(raw)},
+        )
     if len(raw) != rules.seats:
-        raise RecordError("seats", f"expected {rules.seats} names (got {len(raw)})")
+        raise RecordError(
+            "seats",
+            _("expected %(seats)s names (got %(count)s)")
+            % {"seats": rules.seats, "count": len(raw)},
+        )
     for seat, name in enumerate(raw):
         if not isinstance(name, str) or not name.strip():
-            raise RecordError("seats", f"seat {seat} needs a name (got {name!r})")
+            raise RecordError(
+                "seats",
+                _("seat %(seat)s needs a name (got %(name)s)") % {"seat": seat, "name": repr(name)},
+            )
     return tuple(raw)
 
 
@@ -57,18 +69,30 @@ def record_parse(record: Mapping[str, Any]) -> GameRecord:
     hand either way.
     """
     if not isinstance(record, Mapping):
-        raise RecordError("format", f"expected a {GAME_FORMAT} record, a JSON object")
+        raise RecordError(
+            "format",
+            _("expected a %(format)s record, a JSON object") % {"format": GAME_FORMAT},
+        )
     if "format" in record and record["format"] != GAME_FORMAT:
-        raise RecordError("format", f"expected {GAME_FORMAT!r} (got {record['format']!r})")
+        raise RecordError(
+            "format",
+            _("expected %(format)s (got %(value)s)")
+            % {"format": repr(GAME_FORMAT), "value": repr(record["format"])},
+        )
     rules = rules_build(record.get("rules"))
     if "seats" not in record:
-        raise RecordError("seats", f"seats is missing: {rules.seats} names, clockwise from seat 0")
+        raise RecordError(
+            "seats",
+            _("seats is missing: %(seats)s names, clockwise from seat 0") % {"seats": rules.seats},
+        )
     seats = _seats(record["seats"], rules)
     first_dealer = record.get("first_dealer", 0)
     first_dealer_check(rules, first_dealer)
     raw_hands = record.get("hands")
     if not isinstance(raw_hands, list | tuple):
-        raise RecordError("hands", f"expected a list of hands (got {raw_hands!r})")
+        raise RecordError(
+            "hands", _("expected a list of hands (got %(value)s)") % {"value": repr(raw_hands)}
+        )
     hands: list[HandInput] = []
     for number, raw in enumerate(raw_hands, 1):
         try:

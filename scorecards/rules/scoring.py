@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorecards.rules.errors import HandError, RecordError
+from scorecards.rules.i18n import _
 from scorecards.rules.presets import BID_KINDS, Rules
 
 KAISER_POINTS = 12  # what a kaiser bid must take, and the `bid` it is shown as
@@ -19,13 +20,23 @@ KAISER_40_POINTS = 40  # won or lost by a kaiser 40, and the `bid` it is shown a
 INSULT_POINTS = 5  # Joffre's insult
 NO_TRUMP_KINDS = ("no", "low")  # doubled, and the first one made raises the target
 
-_KIND_OFF = {
-    "no": "no-trump bids are not played under these rules (no_trump is off)",
-    "low": "low bids are not played under these rules (low_no_trump is off)",
-    "kaiser": "kaiser bids are not played under these rules (kaiser_bid is off)",
-    "kaiser40": "kaiser 40 is not played under these rules (kaiser_40 is off)",
-}
-_CARD_NAMES = {"five_hearts": "the five of hearts", "three_spades": "the three of spades"}
+
+def _kind_off(kind: str) -> str:
+    """Why a bid of `kind` (one of BID_KINDS, not allowed by the rules) cannot be played."""
+    if kind == "no":
+        return _("no-trump bids are not played under these rules (no_trump is off)")
+    if kind == "low":
+        return _("low bids are not played under these rules (low_no_trump is off)")
+    if kind == "kaiser":
+        return _("kaiser bids are not played under these rules (kaiser_bid is off)")
+    return _("kaiser 40 is not played under these rules (kaiser_40 is off)")
+
+
+def _card_name(field: str) -> str:
+    """The card a hand field is about, as said in a message."""
+    if field == "five_hearts":
+        return _("the five of hearts")
+    return _("the three of spades")
 
 
 def _is_int(value: Any) -> bool:
@@ -51,7 +62,7 @@ def call_parse(text: str) -> tuple[str, int] | None:
         return None
     match = _CALL.fullmatch(words)
     if match is None:
-        raise ValueError(f"not a call: {text!r}")
+        raise ValueError(_("not a call: %(text)s") % {"text": repr(text)})
     number, kind, kaiser, forty = match.groups()
     if kaiser:
         return ("kaiser40", KAISER_40_POINTS) if forty else ("kaiser", KAISER_POINTS)
@@ -123,13 +134,16 @@ class HandInput:
         field, message); unknown keys are ignored."""
         if not isinstance(raw, Mapping):
             raise HandError(
-                number, "hand", f"expected an object with the hand's fields (got {raw!r})"
+                number,
+                "hand",
+                _("expected an object with the hand's fields (got %(value)s)")
+                % {"value": repr(raw)},
             )
 
         def whole(name: str) -> int | None:
             value = raw.get(name)
             if value is not None and not _is_int(value):
-                raise HandError(number, name, f"{name} must be a whole number (got {value!r})")
+                raise HandError(number, name, _whole_number_error(name, value))
             return value
 
         def numbers(name: str) -> tuple[int, ...] | None:
@@ -137,45 +151,40 @@ class HandInput:
             if value is None:
                 return None
             if not isinstance(value, list | tuple) or not all(_is_int(v) for v in value):
-                raise HandError(
-                    number, name, f"{name} must be a list of whole numbers (got {value!r})"
-                )
+                raise HandError(number, name, _number_list_error(name, value))
             return tuple(value)
 
         thrown_in = raw.get("thrown_in", False)
         if not isinstance(thrown_in, bool):
-            raise HandError(
-                number, "thrown_in", f"thrown_in must be true or false (got {thrown_in!r})"
-            )
+            raise HandError(number, "thrown_in", _thrown_in_error(thrown_in))
         kind = raw.get("kind")
         if kind is not None and (not isinstance(kind, str) or kind not in BID_KINDS):
-            raise HandError(
-                number, "kind", f"kind must be one of {', '.join(BID_KINDS)} (got {kind!r})"
-            )
+            raise HandError(number, "kind", _kind_unknown(kind))
         auction = raw.get("auction")
         if auction is not None:
             if not isinstance(auction, list | tuple):
                 raise HandError(
-                    number, "auction", f"auction must be a list of calls (got {auction!r})"
+                    number,
+                    "auction",
+                    _("auction must be a list of calls (got %(value)s)") % {"value": repr(auction)},
                 )
             for index, call in enumerate(auction, 1):
                 if not isinstance(call, str):
                     raise HandError(
                         number,
                         "auction",
-                        f'auction call {index} must be text such as "8", "8 no" or "pass" '
-                        f"(got {call!r})",
+                        _(
+                            'auction call %(index)s must be text such as "8", "8 no" or "pass" '
+                            "(got %(call)s)"
+                        )
+                        % {"index": index, "call": repr(call)},
                     )
             auction = tuple(auction)
             won = _last_bid(auction)
             # An explicit kind must agree with the auction; the dataclass would otherwise read
             # an explicit "trump" as "what the auction says".
             if kind is not None and won is not None and won[0] != kind:
-                raise HandError(
-                    number,
-                    "kind",
-                    f"kind {kind} does not match the auction, won by {call_text(*won)!r}",
-                )
+                raise HandError(number, "kind", _kind_mismatch(kind, call_text(*won)))
         return cls(
             thrown_in=thrown_in,
             bidder=whole("bidder"),
@@ -300,7 +309,11 @@ class GameScore:
     def as_result(self, seat_names: Sequence[str]) -> dict[str, Any]:
         """The full `kaiser-result/1` document, sides named by `seat_names` (seat order)."""
         if len(seat_names) != self.rules.seats:
-            raise RecordError("seats", f"expected {self.rules.seats} names (got {len(seat_names)})")
+            raise RecordError(
+                "seats",
+                _("expected %(seats)s names (got %(count)s)")
+                % {"seats": self.rules.seats, "count": len(seat_names)},
+            )
         return {
             "format": "kaiser-result/1",
             "sides": [[seat_names[seat] for seat in side] for side in self.rules.sides],
@@ -326,26 +339,78 @@ class _Contract:
     bid: int  # 12 for kaiser, 40 for kaiser 40
 
 
+# Messages said of several fields; `field` is the hand's key, which stays as it is.
+
+
+def _whole_number_error(field: str, value: Any) -> str:
+    return _("%(field)s must be a whole number (got %(value)s)") % {
+        "field": field,
+        "value": repr(value),
+    }
+
+
+def _number_list_error(field: str, value: Any) -> str:
+    return _("%(field)s must be a list of whole numbers (got %(value)s)") % {
+        "field": field,
+        "value": repr(value),
+    }
+
+
+def _side_error(field: str, value: Any, rules: Rules) -> str:
+    return _("%(field)s must be a side from 0 to %(last)s (got %(value)s)") % {
+        "field": field,
+        "last": rules.side_count - 1,
+        "value": value,
+    }
+
+
+def _thrown_in_error(value: Any) -> str:
+    return _("thrown_in must be true or false (got %(value)s)") % {"value": repr(value)}
+
+
+def _kind_unknown(kind: Any) -> str:
+    return _("kind must be one of %(kinds)s (got %(kind)s)") % {
+        "kinds": ", ".join(BID_KINDS),
+        "kind": repr(kind),
+    }
+
+
+def _kind_mismatch(kind: str, won: str) -> str:
+    # Translators: the kind is a record value (trump, no, low, kaiser, kaiser40) and the call
+    # is written as in an auction ('8 no', 'kaiser 40'); both stay as they are.
+    return _("kind %(kind)s does not match the auction, won by %(call)s") % {
+        "kind": kind,
+        "call": repr(won),
+    }
+
+
 def _seat_error(number: int, field: str, value: Any, rules: Rules) -> HandError | None:
     if not _is_int(value):
-        return HandError(number, field, f"{field} must be a whole number (got {value!r})")
+        return HandError(number, field, _whole_number_error(field, value))
     if not 0 <= value < rules.seats:
         return HandError(
-            number, field, f"{field} must be a seat from 0 to {rules.seats - 1} (got {value})"
+            number,
+            field,
+            _("%(field)s must be a seat from 0 to %(last)s (got %(value)s)")
+            % {"field": field, "last": rules.seats - 1, "value": value},
         )
     return None
 
 
 def _kind_error(rules: Rules, kind: str) -> str | None:
     if kind not in BID_KINDS:
-        return f"kind must be one of {', '.join(BID_KINDS)} (got {kind!r})"
-    return None if kind in rules.kinds_allowed() else _KIND_OFF[kind]
+        return _kind_unknown(kind)
+    return None if kind in rules.kinds_allowed() else _kind_off(kind)
 
 
 def _bid_range_error(rules: Rules, bid: int) -> str | None:
     if rules.min_bid <= bid <= rules.max_bid:
         return None
-    return f"bid must be between {rules.min_bid} and {rules.max_bid} (got {bid})"
+    return _("bid must be between %(min_bid)s and %(max_bid)s (got %(bid)s)") % {
+        "min_bid": rules.min_bid,
+        "max_bid": rules.max_bid,
+        "bid": bid,
+    }
 
 
 def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _Contract:
@@ -356,23 +421,36 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
     def fail(message: str) -> HandError:
         return HandError(number, "auction", message)
 
+    def who(index: int, seat: int) -> str:
+        """The call at fault, as the start of a message."""
+        values = {"index": index, "seat": seat}
+        if seat == dealer:
+            return _("auction call %(index)s (the dealer, seat %(seat)s)") % values
+        return _("auction call %(index)s (seat %(seat)s)") % values
+
     n = rules.seats
     if len(calls) != n:
         raise fail(
-            f"auction needs {n} calls, one per seat from the dealer's left (got {len(calls)})"
+            _("auction needs %(seats)s calls, one per seat from the dealer's left (got %(count)s)")
+            % {"seats": n, "count": len(calls)}
         )
     best: tuple[tuple[int, int], int, str, int] | None = None  # rank, seat, kind, bid
     for index, call in enumerate(calls, 1):
         seat = (dealer + index) % n
-        who = f"auction call {index} ({'the dealer, ' if seat == dealer else ''}seat {seat})"
         if not isinstance(call, str):
-            raise fail(f'{who} must be text such as "8", "8 no" or "pass" (got {call!r})')
+            raise fail(
+                _('%(who)s must be text such as "8", "8 no" or "pass" (got %(call)s)')
+                % {"who": who(index, seat), "call": repr(call)}
+            )
         try:
             parsed = call_parse(call)
         except ValueError:
             raise fail(
-                f"{who} is not a call (got {call!r}): use pass, a number such as 8, "
-                "8 no, 8 low, kaiser or kaiser 40"
+                _(
+                    "%(who)s is not a call (got %(call)s): use pass, a number such as 8, "
+                    "8 no, 8 low, kaiser or kaiser 40"
+                )
+                % {"who": who(index, seat), "call": repr(call)}
             ) from None
         if parsed is None:
             continue
@@ -381,28 +459,35 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
         if problem is None and kind not in ("kaiser", "kaiser40"):
             problem = _bid_range_error(rules, bid)
         if problem is not None:
-            raise fail(f"{who}: {problem}")
+            # Translators: an auction call, then what is wrong with it.
+            raise fail(_("%(who)s: %(problem)s") % {"who": who(index, seat), "problem": problem})
         rank = rules.bid_rank(kind, bid)
         if best is not None:
             may_equal = seat == dealer and rules.dealer_may_equal
             if rank < best[0] or (rank == best[0] and not may_equal):
-                verb = "at least equal" if may_equal else "be higher than"
-                raise fail(
-                    f"{who}: {call_text(kind, bid)!r} must {verb} "
-                    f"{call_text(best[2], best[3])!r} (seat {best[1]})"
-                )
+                values = {
+                    "who": who(index, seat),
+                    "call": repr(call_text(kind, bid)),
+                    "best": repr(call_text(best[2], best[3])),
+                    "seat": best[1],
+                }
+                if may_equal:
+                    message = _("%(who)s: %(call)s must at least equal %(best)s (seat %(seat)s)")
+                else:
+                    message = _("%(who)s: %(call)s must be higher than %(best)s (seat %(seat)s)")
+                raise fail(message % values)
         best = (rank, seat, kind, bid)
     if best is None:
         if rules.dealer_may_pass:
-            raise fail("every seat passed: record the hand as thrown in instead")
-        raise fail("every seat passed, but the dealer must bid when all the others pass")
+            raise fail(_("every seat passed: record the hand as thrown in instead"))
+        raise fail(_("every seat passed, but the dealer must bid when all the others pass"))
     return _Contract(bidder=best[1], kind=best[2], bid=best[3])
 
 
 def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contract:
     """Bidder, kind and bid, from the auction if there is one (checked against any given)."""
     if hand.bid is not None and not _is_int(hand.bid):
-        raise HandError(number, "bid", f"bid must be a whole number (got {hand.bid!r})")
+        raise HandError(number, "bid", _whole_number_error("bid", hand.bid))
     if hand.bidder is not None:
         error = _seat_error(number, "bidder", hand.bidder, rules)
         if error is not None:
@@ -413,22 +498,21 @@ def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contr
             raise HandError(
                 number,
                 "bidder",
-                f"bidder {hand.bidder!r} does not match the auction, won by seat {won.bidder}",
+                _("bidder %(bidder)s does not match the auction, won by seat %(seat)s")
+                % {"bidder": repr(hand.bidder), "seat": won.bidder},
             )
         if hand.kind != won.kind:
-            raise HandError(
-                number,
-                "kind",
-                f"kind {hand.kind} does not match the auction, won by "
-                f"{call_text(won.kind, won.bid)!r}",
-            )
+            raise HandError(number, "kind", _kind_mismatch(hand.kind, call_text(won.kind, won.bid)))
         if won.kind not in ("kaiser", "kaiser40") and hand.bid is not None and hand.bid != won.bid:
             raise HandError(
-                number, "bid", f"bid {hand.bid} does not match the auction, won by {won.bid}"
+                number,
+                "bid",
+                _("bid %(bid)s does not match the auction, won by %(won)s")
+                % {"bid": hand.bid, "won": won.bid},
             )
         return won
     if hand.bidder is None:
-        raise HandError(number, "bidder", "bidder is missing: the seat that won the auction")
+        raise HandError(number, "bidder", _("bidder is missing: the seat that won the auction"))
     problem = _kind_error(rules, hand.kind)
     if problem is not None:
         raise HandError(number, "kind", problem)
@@ -437,33 +521,48 @@ def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contr
     if hand.kind == "kaiser40":
         return _Contract(hand.bidder, "kaiser40", KAISER_40_POINTS)
     if hand.bid is None:
-        raise HandError(number, "bid", "bid is missing")
+        raise HandError(number, "bid", _("bid is missing"))
     problem = _bid_range_error(rules, hand.bid)
     if problem is not None:
         raise HandError(number, "bid", problem)
     return _Contract(hand.bidder, hand.kind, hand.bid)
 
 
-def _counts(
-    rules: Rules, number: int, field: str, values: Any, size: int, what: str
-) -> tuple[int, ...]:
-    """`values` checked as `size` trick counts (one per `what`) adding up to a hand."""
+def _counts(rules: Rules, number: int, field: str, values: Any) -> tuple[int, ...]:
+    """`values` checked as trick counts adding up to a hand: one per side for `tricks`, one
+    per seat for `seat_tricks`."""
+    per_side = field == "tricks"
     if not isinstance(values, Sequence) or isinstance(values, str):
-        raise HandError(number, field, f"{field} must be a list of whole numbers (got {values!r})")
+        raise HandError(number, field, _number_list_error(field, values))
+    size = rules.side_count if per_side else rules.seats
     if len(values) != size:
-        raise HandError(
-            number, field, f"{field} needs {size} numbers, one per {what} (got {len(values)})"
-        )
+        if per_side:
+            message = _("tricks needs %(size)s numbers, one per side (got %(count)s)")
+        else:
+            message = _("seat_tricks needs %(size)s numbers, one per seat (got %(count)s)")
+        raise HandError(number, field, message % {"size": size, "count": len(values)})
     for value in values:
         if not _is_int(value):
-            raise HandError(number, field, f"{field} must be whole numbers (got {value!r})")
+            raise HandError(
+                number,
+                field,
+                _("%(field)s must be whole numbers (got %(value)s)")
+                % {"field": field, "value": repr(value)},
+            )
         if value < 0:
-            raise HandError(number, field, f"{field} cannot be negative (got {value})")
+            raise HandError(
+                number,
+                field,
+                _("%(field)s cannot be negative (got %(value)s)")
+                % {"field": field, "value": value},
+            )
     if sum(values) != rules.tricks_per_hand:
+        if per_side:
+            message = _("tricks must add up to %(total)s (got %(sum)s)")
+        else:
+            message = _("seat_tricks must add up to %(total)s (got %(sum)s)")
         raise HandError(
-            number,
-            field,
-            f"{field} must add up to {rules.tricks_per_hand} (got {sum(values)})",
+            number, field, message % {"total": rules.tricks_per_hand, "sum": sum(values)}
         )
     return tuple(values)
 
@@ -473,25 +572,31 @@ def _tricks(
 ) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """Tricks per side, and per seat when given (needed for a solo kaiser and a kaiser 40)."""
     if hand.seat_tricks is None:
-        what = {"kaiser40": "kaiser 40", "kaiser": "solo kaiser"}.get(contract.kind)
-        if contract.kind == "kaiser40" or (
-            contract.kind == "kaiser" and rules.kaiser_bid == "solo"
-        ):
+        if contract.kind == "kaiser40":
             raise HandError(
-                number, "seat_tricks", f"seat_tricks is missing: a {what} needs the tricks per seat"
+                number,
+                "seat_tricks",
+                _("seat_tricks is missing: a kaiser 40 needs the tricks per seat"),
+            )
+        if contract.kind == "kaiser" and rules.kaiser_bid == "solo":
+            raise HandError(
+                number,
+                "seat_tricks",
+                _("seat_tricks is missing: a solo kaiser needs the tricks per seat"),
             )
         if hand.tricks is None:
-            raise HandError(number, "tricks", "tricks is missing: the tricks each side took")
-        return _counts(rules, number, "tricks", hand.tricks, rules.side_count, "side"), None
-    seat_tricks = _counts(rules, number, "seat_tricks", hand.seat_tricks, rules.seats, "seat")
+            raise HandError(number, "tricks", _("tricks is missing: the tricks each side took"))
+        return _counts(rules, number, "tricks", hand.tricks), None
+    seat_tricks = _counts(rules, number, "seat_tricks", hand.seat_tricks)
     tricks = tuple(sum(seat_tricks[seat] for seat in side) for side in rules.sides)
     if hand.tricks is not None:
-        given = _counts(rules, number, "tricks", hand.tricks, rules.side_count, "side")
+        given = _counts(rules, number, "tricks", hand.tricks)
         if given != tricks:
             raise HandError(
                 number,
                 "tricks",
-                f"tricks {list(given)} do not match seat_tricks, which make {list(tricks)}",
+                _("tricks %(given)s do not match seat_tricks, which make %(tricks)s")
+                % {"given": list(given), "tricks": list(tricks)},
             )
     if contract.kind == "kaiser40":
         for seat in rules.partners(contract.bidder):
@@ -499,8 +604,11 @@ def _tricks(
                 raise HandError(
                     number,
                     "seat_tricks",
-                    f"seat {seat} sits out the kaiser 40 of its partner, so it cannot take a "
-                    f"trick (got {seat_tricks[seat]})",
+                    _(
+                        "seat %(seat)s sits out the kaiser 40 of its partner, so it cannot take "
+                        "a trick (got %(tricks)s)"
+                    )
+                    % {"seat": seat, "tricks": seat_tricks[seat]},
                 )
     return tricks, seat_tricks
 
@@ -513,39 +621,45 @@ def _cards(
     taken: list[int | None] = []
     for field in ("five_hearts", "three_spades"):
         side = getattr(hand, field)
-        card = _CARD_NAMES[field]
         if side is None:
             if not sitting_out:
-                raise HandError(number, field, f"{field} is missing: the side that took {card}")
+                raise HandError(
+                    number,
+                    field,
+                    # Translators: the card is "the five of hearts" or "the three of spades".
+                    _("%(field)s is missing: the side that took %(card)s")
+                    % {"field": field, "card": _card_name(field)},
+                )
         elif not _is_int(side):
-            raise HandError(number, field, f"{field} must be a whole number (got {side!r})")
+            raise HandError(number, field, _whole_number_error(field, side))
         elif not 0 <= side < rules.side_count:
+            raise HandError(number, field, _side_error(field, side, rules))
+        elif not tricks[side]:
             raise HandError(
                 number,
                 field,
-                f"{field} must be a side from 0 to {rules.side_count - 1} (got {side})",
+                # Translators: the card is "the five of hearts" or "the three of spades".
+                _("%(card)s went to side %(side)s, which took no trick")
+                % {"card": _card_name(field), "side": side},
             )
-        elif not tricks[side]:
-            raise HandError(number, field, f"{card} went to side {side}, which took no trick")
         taken.append(side)
     five, three = taken
     insult = hand.insult
     if insult is not None:
         if not rules.joffre_insult:
-            raise HandError(number, "insult", "insult is only scored under joffre_insult")
+            raise HandError(number, "insult", _("insult is only scored under joffre_insult"))
         if not _is_int(insult):
-            raise HandError(number, "insult", f"insult must be a whole number (got {insult!r})")
+            raise HandError(number, "insult", _whole_number_error("insult", insult))
         if not 0 <= insult < rules.side_count:
-            raise HandError(
-                number,
-                "insult",
-                f"insult must be a side from 0 to {rules.side_count - 1} (got {insult})",
-            )
+            raise HandError(number, "insult", _side_error("insult", insult, rules))
         if five is None or five != three:
             raise HandError(
                 number,
                 "insult",
-                "an insult needs the five of hearts and the three of spades in one side's tricks",
+                _(
+                    "an insult needs the five of hearts and the three of spades in one side's "
+                    "tricks"
+                ),
             )
     return five, three, insult
 
@@ -670,18 +784,21 @@ def _game_end(
 def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScore:
     """Validate and score hand `number` on `table`, which it moves on to after the hand."""
     if table.finished:
-        raise HandError(number, "hand", "the game is already over")
+        raise HandError(number, "hand", _("the game is already over"))
     dealer = table.dealer
     if hand.dealer is not None:
         error = _seat_error(number, "dealer", hand.dealer, rules)
         if error is not None:
             raise error
         if hand.dealer != dealer:
-            raise HandError(number, "dealer", f"dealer should be seat {dealer} (got {hand.dealer})")
+            raise HandError(
+                number,
+                "dealer",
+                _("dealer should be seat %(dealer)s (got %(value)s)")
+                % {"dealer": dealer, "value": hand.dealer},
+            )
     if not isinstance(hand.thrown_in, bool):
-        raise HandError(
-            number, "thrown_in", f"thrown_in must be true or false (got {hand.thrown_in!r})"
-        )
+        raise HandError(number, "thrown_in", _thrown_in_error(hand.thrown_in))
     before = tuple(table.scores)
     bid_out = table.bid_out  # the one in force when the hand began, whatever this hand does
     if hand.thrown_in:
@@ -757,7 +874,9 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
 def first_dealer_check(rules: Rules, first_dealer: Any) -> None:
     if not _is_int(first_dealer) or not 0 <= first_dealer < rules.seats:
         raise RecordError(
-            "first_dealer", f"must be a seat from 0 to {rules.seats - 1} (got {first_dealer!r})"
+            "first_dealer",
+            _("must be a seat from 0 to %(last)s (got %(value)s)")
+            % {"last": rules.seats - 1, "value": repr(first_dealer)},
         )
 
 
