@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from scorecards.rules import GameScore, HandInput, HandScore, Rules, game_play, rules_build
+
+ENGINE = Path(__file__).resolve().parents[2] / "scorecards" / "rules"
 
 
 def rules_of(preset: str = "standard", **overrides: Any) -> Rules:
@@ -66,3 +70,21 @@ def play(game: GameScore, *hands: HandInput) -> GameScore:
 
 def last(game: GameScore) -> HandScore:
     return game.hands[-1]
+
+
+def calls_of_underscore(tree: ast.AST) -> list[ast.Call]:
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_"
+    ]
+
+
+def engine_messages() -> list[str]:
+    """Every literal the engine hands to `_`, as makemessages extracts them."""
+    messages = []
+    for path in sorted(ENGINE.glob("*.py")):
+        for call in calls_of_underscore(ast.parse(path.read_text(encoding="utf-8"))):
+            (argument,) = call.args
+            messages.append(argument.value)  # type: ignore[attr-defined]
+    return messages
