@@ -51,7 +51,7 @@ format: venv
 
 ## messages: refresh the French catalogue from the code, then compile it
 messages: venv
-	$(PY) manage.py makemessages --locale fr --ignore ".venv/*" --ignore "bench/*"
+	$(PY) manage.py makemessages --locale fr --no-obsolete --ignore ".venv/*" --ignore "bench/*" --ignore "tests/*"
 	$(PY) manage.py compilemessages --ignore ".venv/*"
 
 bench: venv

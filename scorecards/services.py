@@ -28,6 +28,7 @@ from scorecards.rules import (
     game_score,
     record_parse,
 )
+from scorecards.rules.scoring import first_dealer_check
 
 
 class HandConflict(Exception):
@@ -129,23 +130,24 @@ def game_start(
     """Start a game with `seats` (players of `club`, or plain names for a quick game) clockwise
     from seat 0. Raises RecordError naming `seats` or `first_dealer` on a bad table."""
     if len(seats) != rules.seats:
-        raise RecordError("seats", f"seats: expected {rules.seats} names (got {len(seats)})")
-    if not 0 <= first_dealer < rules.seats:
         raise RecordError(
-            "first_dealer", f"first_dealer: must be a seat from 0 to {rules.seats - 1}"
+            "seats",
+            _("expected %(seats)s names (got %(count)s)")
+            % {"seats": rules.seats, "count": len(seats)},
         )
+    first_dealer_check(rules, first_dealer)
     players = [seat for seat in seats if isinstance(seat, Player)]
     if len({p.pk for p in players}) != len(players):
-        raise RecordError("seats", "seats: a player can sit in only one seat")
+        raise RecordError("seats", _("a player can sit in only one seat"))
     if club is None and players:
-        raise RecordError("seats", "seats: club players need the game to belong to their club")
+        raise RecordError("seats", _("club players need the game to belong to their club"))
     if any(p.club_id != club.pk for p in players if club is not None):
-        raise RecordError("seats", "seats: every player must belong to the game's club")
+        raise RecordError("seats", _("every player must belong to the game's club"))
     if season is not None and (club is None or season.club_id != club.pk):
-        raise RecordError("season", "season: the season belongs to another club")
+        raise RecordError("season", _("the season belongs to another club"))
     names = [(seat.name if isinstance(seat, Player) else str(seat)).strip() for seat in seats]
     if any(not name for name in names):
-        raise RecordError("seats", "seats: every seat needs a name")
+        raise RecordError("seats", _("every seat needs a name"))
     game = Game.objects.create(
         club=club,
         season=season,
@@ -191,7 +193,7 @@ def hand_record(
             if existing is not None:
                 if existing.game_id != locked.pk:
                     raise HandError(
-                        existing.number, "idempotency_key", "this key belongs to another game"
+                        existing.number, "idempotency_key", _("this key belongs to another game")
                     )
                 return HandRecorded(existing, False, _score(locked))
             inputs = _hand_inputs(locked)
@@ -200,7 +202,9 @@ def hand_record(
                 taken = locked.hands.filter(number=number).first()
                 if taken is not None:
                     raise HandConflict(taken)
-                raise HandError(number, "number", f"the next hand is hand {next_number}")
+                raise HandError(
+                    number, "number", _("the next hand is hand %(next)s") % {"next": next_number}
+                )
             score = game_score(locked.rules_value, [*inputs, hand], locked.first_dealer)
             scored = score.hands[-1]
             stored = Hand.objects.create(
@@ -248,7 +252,7 @@ def hand_correct(
     locked = _locked_game(game.pk)
     stored = list(locked.hands.order_by("number"))
     if not 1 <= number <= len(stored):
-        raise HandError(number, "number", "there is no such hand in this game")
+        raise HandError(number, "number", _("there is no such hand in this game"))
     inputs = [h.as_input() for h in stored]
     inputs[number - 1] = hand
     score = game_score(locked.rules_value, inputs, locked.first_dealer)
@@ -286,7 +290,7 @@ def hand_undo(*, game: Game, by: AbstractBaseUser | None = None, by_name: str = 
     locked = _locked_game(game.pk)
     last = locked.hands.order_by("-number").first()
     if last is None:
-        raise HandError(1, "number", "there is no hand to undo")
+        raise HandError(1, "number", _("there is no hand to undo"))
     HandVersion.objects.create(
         game=locked,
         number=last.number,
@@ -321,7 +325,7 @@ def game_import(
             player = Player.objects.create(club=club, name=name.strip()[:80])
         players.append(player)
     if len({p.pk for p in players}) != len(players):
-        raise RecordError("seats", "seats: the same player appears in two seats")
+        raise RecordError("seats", _("the same player appears in two seats"))
     game = game_start(
         seats=players,
         rules=parsed.rules,

@@ -3,7 +3,12 @@
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import (
+    BaseCommand,
+    CommandError,
+    CommandParser,
+    no_translations,
+)
 
 from scorecards.models import Game
 from scorecards.selectors import game_record, game_with_seats
@@ -15,6 +20,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game_id", type=int)
 
+    # Records and their errors are read by programs and by the spec's checks: always English.
+    @no_translations
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             game = game_with_seats(options["game_id"])

@@ -2,7 +2,12 @@
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import (
+    BaseCommand,
+    CommandError,
+    CommandParser,
+    no_translations,
+)
 
 from leagues.models import Club, Season
 from scorecards.management.commands.kaiser_score import read_json_argument
@@ -18,6 +23,8 @@ class Command(BaseCommand):
         parser.add_argument("--club", required=True, help="the club's short name (slug)")
         parser.add_argument("--season", type=int, help="id of a season of that club")
 
+    # Records and their errors are read by programs and by the spec's checks: always English.
+    @no_translations
     def handle(self, *args: Any, **options: Any) -> None:
         record = read_json_argument(options["file"])
         try:

@@ -4,7 +4,12 @@ import json
 import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import (
+    BaseCommand,
+    CommandError,
+    CommandParser,
+    no_translations,
+)
 
 from scorecards.rules import KaiserError, record_score
 
@@ -35,6 +40,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="kaiser-game/1 JSON file, or - for standard input")
 
+    # Records and their errors are read by programs and by the spec's checks: always English.
+    @no_translations
     def handle(self, *args: Any, **options: Any) -> None:
         record = read_json_argument(options["file"])
         try:
