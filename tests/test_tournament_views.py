@@ -317,3 +317,10 @@ def test_fixed_pairs_pages(as_alice, club) -> None:
     body = as_alice.get(reverse("tournament_standings", args=[t.pk])).content.decode()
     assert "P00 &amp; P01" in body
     assert "Ranked by wins" in body
+
+
+def test_pages_speak_french(as_bob, running) -> None:
+    t, _made = running
+    as_bob.cookies["django_language"] = "fr"
+    body = as_bob.get(reverse("tournament_standings", args=[t.pk])).content.decode()
+    assert "Classement" in body and "face-à-face" in body
