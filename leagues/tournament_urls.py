@@ -41,4 +41,9 @@ urlpatterns = [
         views.table_hand,
         name="tournament_table_hand",
     ),
+    path(
+        "<int:tournament_id>/tables/<int:table_id>/undo/",
+        views.table_hand_undo,
+        name="tournament_table_undo",
+    ),
 ]

@@ -3,6 +3,8 @@ console, the standings and their projector view. Thin views: access helper, form
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -10,7 +12,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from leagues.access import club_for_member
-from leagues.models import RoundStatus, Tournament, TournamentEntry, TournamentStatus
+from leagues.models import (
+    RoundEnd,
+    RoundStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentStatus,
+    TournamentTable,
+)
 from leagues.roles import TOURNAMENTS_RUN
 from leagues.tournament_access import tournament_for_member
 from leagues.tournament_forms import EntryForm, TableHandForm, TournamentForm
@@ -35,7 +44,7 @@ from leagues.tournaments import (
 from scorecards.qr import qr_svg, table_link
 from scorecards.rules import KaiserError
 from scorecards.selectors import game_scored
-from scorecards.services import HandConflict, hand_correct, hand_record
+from scorecards.services import HandConflict, hand_correct, hand_record, hand_undo
 
 
 def _fragment(request: HttpRequest, template: str, fragment: str) -> str:
@@ -102,6 +111,7 @@ def _detail_context(request: HttpRequest, access, entry_form=None) -> dict:
         "present": sum(1 for e in entries if e.checked_in and e.last_round is None),
         "rounds": rounds,
         "current": rounds[-1] if rounds else None,
+        "next_number": len(rounds) + 1,
         "entry_form": entry_form,
         "can_draw": access.can_run
         and tournament.status != TournamentStatus.FINISHED
@@ -182,14 +192,22 @@ def round_draw_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     tournament = access.tournament
     try:
+        number = request.POST.get("number", "")
         made = round_draw(
-            tournament=tournament, by=request.user, confirm=request.POST.get("confirm") == "1"
+            tournament=tournament,
+            by=request.user,
+            confirm=request.POST.get("confirm") == "1",
+            number=int(number) if number.isdigit() else None,
         )
     except RoundUnfinished as exc:
         return render(
             request,
             "tournaments/draw_confirm.html",
-            {"tournament": tournament, "tables": exc.tables},
+            {
+                "tournament": tournament,
+                "tables": exc.tables,
+                "number": tournament.round_set.count() + 1,
+            },
             status=409,
         )
     except TournamentError as exc:
@@ -266,6 +284,12 @@ def tournament_console(request: HttpRequest, tournament_id: int) -> HttpResponse
         "can_draw": tournament.status != TournamentStatus.FINISHED
         and len(rounds) < tournament.rounds,
         "round_open": current is not None and current.status == RoundStatus.PLAYING,
+        "next_number": len(rounds) + 1,
+        "ends_at": current.drawn_at + datetime.timedelta(minutes=tournament.minutes_per_round)
+        if current is not None
+        and tournament.round_end == RoundEnd.TIME
+        and tournament.minutes_per_round
+        else None,
     }
     return render(request, _fragment(request, "tournaments/console.html", "tables"), context)
 
@@ -290,9 +314,7 @@ def tournament_projector(request: HttpRequest, tournament_id: int) -> HttpRespon
     return render(request, _fragment(request, "tournaments/projector.html", "board"), context)
 
 
-def _table(access, table_id: int):
-    from leagues.models import TournamentTable
-
+def _table(access, table_id: int) -> TournamentTable:
     table = (
         TournamentTable.objects.select_related("round", "game")
         .prefetch_related("game__seats", "game__hands")
@@ -364,3 +386,17 @@ def table_hand(request: HttpRequest, tournament_id: int, table_id: int) -> HttpR
     table = _table(access, table_id)
     context = _table_context(request, access, table, form)
     return render(request, "tournaments/table.html", context, status=400)
+
+
+@require_POST
+def table_hand_undo(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+    """Remove the table's last hand (kept in the game's version history)."""
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    table = _table(access, table_id)
+    try:
+        hand_undo(game=table.game, by=request.user, by_name=request.user.get_username())
+    except KaiserError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Last hand removed."))
+    return redirect("tournament_table", tournament_id=tournament_id, table_id=table_id)

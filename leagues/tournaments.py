@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -95,6 +95,9 @@ def tournament_create(
         raise TournamentError(_("Tournaments are played by four players in two pairs."))
     if season is not None and season.club_id != club.pk:
         raise TournamentError(_("The season belongs to another club."))
+    if season is None:
+        # The night's games feed the standings of the season it falls in.
+        season = season_on(club, date)
     if format not in TournamentFormat.values or round_end not in RoundEnd.values:
         raise TournamentError(_("Unknown format."))
     if not 1 <= rounds <= 30 or hands_per_round < 1:
@@ -116,6 +119,16 @@ def tournament_create(
         sitout_score=sitout_score,
         sitout_points=sitout_points,
         created_by=created_by,
+    )
+
+
+def season_on(club: Club, date: datetime.date) -> Season | None:
+    """The club's season that `date` falls in (the latest one starting by then), if any."""
+    return (
+        Season.objects.filter(club=club, starts_on__lte=date)
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=date))
+        .order_by("-starts_on")
+        .first()
     )
 
 
@@ -163,6 +176,8 @@ def entry_register(
         )
     current = _current_number(tournament)
     late = current > 0
+    if late and tournament.format == TournamentFormat.ROUND_ROBIN:
+        raise TournamentError(_("A round robin's pairs are fixed once the first round is drawn."))
     pair_number = None
     if tournament.fixed_pairs:
         pair_number = (tournament.entries.aggregate(n=Max("pair_number"))["n"] or 0) + 1
@@ -272,17 +287,27 @@ def _pairs_draw(
 
 @transaction.atomic
 def round_draw(
-    *, tournament: Tournament, by: AbstractBaseUser | None = None, confirm: bool = False
+    *,
+    tournament: Tournament,
+    by: AbstractBaseUser | None = None,
+    confirm: bool = False,
+    number: int | None = None,
 ) -> DrawMade:
     """Close the current round and draw the next: seat the players present, start one game per
     table (a season game of the club, with a table link), record the sit-outs.
 
     While tables of the current round are still playing or wait for confirmation, raises
-    RoundUnfinished unless `confirm`. Raises TournamentError when the draw cannot be made."""
+    RoundUnfinished unless `confirm`. `number`, when given, is the round the director means to
+    draw: a second click (or a resent form) finds it drawn already and changes nothing. Raises
+    TournamentError when the draw cannot be made."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == TournamentStatus.FINISHED:
         raise TournamentError(_("The tournament is over."))
     rounds = tournament_rounds(tournament)
+    if number is not None and number != len(rounds) + 1:
+        raise TournamentError(
+            _("Round %(number)s has already been drawn.") % {"number": min(number, len(rounds))}
+        )
     if len(rounds) >= tournament.rounds:
         raise TournamentError(_("Every round has been drawn."))
     current = rounds[-1] if rounds else None

@@ -228,3 +228,23 @@ def test_refusals(club, players):
     round_close(round=t.round_set.get())
     other = Player.objects.create(club=club, name="Zed")
     assert other.entries.count() == 0
+
+
+def test_the_night_joins_the_season_it_falls_in(club):
+    season = Season.objects.create(
+        club=club,
+        name="2026-2027",
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2027, 5, 31),
+    )
+    t = tournament_create(club=club, name="x", date=datetime.date(2026, 11, 20))
+    assert t.season == season
+    summer = tournament_create(club=club, name="y", date=datetime.date(2027, 7, 1))
+    assert summer.season is None
+
+
+def test_round_robin_refuses_late_pairs(club):
+    t = _night(club, 8, format=TournamentFormat.ROUND_ROBIN)
+    round_draw(tournament=t)
+    with pytest.raises(TournamentError):
+        entry_register(tournament=t, player="Late", partner="Later")

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from leagues.demo import plausible_hand
 from leagues.models import Tournament, TournamentEntry, TournamentRound
@@ -322,5 +323,58 @@ def test_fixed_pairs_pages(as_alice, club) -> None:
 def test_pages_speak_french(as_bob, running) -> None:
     t, _made = running
     as_bob.cookies["django_language"] = "fr"
-    body = as_bob.get(reverse("tournament_standings", args=[t.pk])).content.decode()
+    try:
+        body = as_bob.get(reverse("tournament_standings", args=[t.pk])).content.decode()
+    finally:
+        translation.activate("en")  # the request leaves French active in this thread
     assert "Classement" in body and "face-à-face" in body
+
+
+def test_a_second_click_on_draw_changes_nothing(as_alice, club) -> None:
+    t = _tournament(club, 8)
+    url = reverse("tournament_draw", args=[t.pk])
+    assert as_alice.post(url, {"number": "1"}).status_code == 302
+    again = as_alice.post(url, {"number": "1", "confirm": "1"}, follow=True)
+    assert "Round 1 has already been drawn." in again.content.decode()
+    assert t.round_set.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("who", "status"), [("as_alice", 302), ("as_bob", 403), ("as_charlie", 404), ("client", 404)]
+)
+def test_director_removes_the_last_hand(request, running, who, status) -> None:
+    t, made = running
+    game = made.tables[0].game
+    before = game.hands.count()
+    url = reverse("tournament_table_undo", args=[t.pk, made.tables[0].pk])
+    assert request.getfixturevalue(who).post(url).status_code == status
+    assert game.hands.count() == before - (status == 302)
+    if status == 302:
+        assert game.hand_versions.filter(action="undo").count() == 1
+
+
+def test_time_limit_round_shows_when_time_is_up(as_alice, club) -> None:
+    t = _tournament(club, 8, round_end="time", minutes_per_round=45)
+    round_draw(tournament=t)
+    body = as_alice.get(reverse("tournament_console", args=[t.pk])).content.decode()
+    assert "Time is up at" in body
+
+
+def test_list_and_table_pages_queries_do_not_grow(
+    as_alice, club, django_assert_max_num_queries
+) -> None:
+    t = _tournament(club, 8)
+    made = round_draw(tournament=t)
+    table_url = reverse("tournament_table", args=[t.pk, made.tables[0].pk])
+    list_url = reverse("tournament_list", args=[club.slug])
+    with CaptureQueriesContext(connection) as few_table:
+        as_alice.get(table_url)
+    with CaptureQueriesContext(connection) as few_list:
+        as_alice.get(list_url)
+    _play(t, made, hands=8)
+    for i in range(5):
+        tournament_create(club=club, name=f"Night {i}", date=datetime.date(2026, 12, 1))
+    with django_assert_max_num_queries(len(few_table.captured_queries)):
+        assert as_alice.get(table_url).status_code == 200
+    with django_assert_max_num_queries(len(few_list.captured_queries)):
+        assert as_alice.get(list_url).status_code == 200
