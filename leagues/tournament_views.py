@@ -273,14 +273,12 @@ def tournament_console(request: HttpRequest, tournament_id: int) -> HttpResponse
     rounds = tournament_rounds(tournament)
     current = rounds[-1] if rounds else None
     results = round_results(tournament, current) if current else []
-    counts = {state: sum(1 for r in results if r.state == state) for state in ("playing",)}
     context = {
         "tournament": tournament,
         "current": current,
         "results": results,
-        "sitouts": [s.entry_id for s in current.sitouts.all()] if current else [],
         "all_done": bool(results) and all(r.state == "done" for r in results),
-        "playing": counts["playing"],
+        "playing": sum(1 for r in results if r.state == "playing"),
         "can_draw": tournament.status != TournamentStatus.FINISHED
         and len(rounds) < tournament.rounds,
         "round_open": current is not None and current.status == RoundStatus.PLAYING,
