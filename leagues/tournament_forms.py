@@ -115,8 +115,8 @@ class TableHandForm(forms.Form):
         side_choices = list(enumerate(sides))
         self.fields["five_hearts"].choices = side_choices
         self.fields["three_spades"].choices = side_choices
-        self.fields["tricks_0"].label = sides[0]
-        self.fields["tricks_1"].label = sides[1]
+        for side, name in enumerate(sides):
+            self.fields[f"tricks_{side}"].label = _("Tricks of %(side)s") % {"side": name}
 
     def hand(self) -> HandInput:
         data = self.cleaned_data
