@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("games/", include("scorecards.urls")),
+    path("tournaments/", include("leagues.tournament_urls")),
     path("t/<str:token>/", scorecard_views.game_table_join, name="game_table_join"),
     path("", include("leagues.urls")),
 ]

@@ -29,3 +29,25 @@ class PlayerAdmin(admin.ModelAdmin):
 class SeasonAdmin(admin.ModelAdmin):
     list_display = ["name", "club", "starts_on", "ends_on"]
     list_filter = ["club"]
+
+
+# Tournament nights (read mostly: directors run them from the site).
+from leagues.models import Tournament, TournamentEntry, TournamentRound  # noqa: E402
+
+
+class TournamentEntryInline(admin.TabularInline):
+    model = TournamentEntry
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "date", "format", "status"]
+    list_filter = ["club", "format", "status"]
+    inlines = [TournamentEntryInline]
+
+
+@admin.register(TournamentRound)
+class TournamentRoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "status", "drawn_at", "closed_at"]

@@ -1,0 +1,45 @@
+"""Access to one tournament: through its club's membership, like every object of a club."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+
+from leagues.access import membership_of
+from leagues.models import Membership, Tournament
+from leagues.roles import TOURNAMENTS_RUN, VIEW, role_can
+
+
+@dataclass(frozen=True)
+class TournamentAccess:
+    tournament: Tournament
+    membership: Membership
+
+    def can(self, action: str) -> bool:
+        return role_can(self.membership.role, action)
+
+    @property
+    def can_run(self) -> bool:
+        return self.can(TOURNAMENTS_RUN)
+
+
+def tournament_for_member(
+    request: HttpRequest, tournament_id: int, action: str = VIEW
+) -> TournamentAccess:
+    """The tournament if the signed-in user is a member of its club whose role allows `action`.
+
+    Http404 for outsiders and unknown tournaments, PermissionDenied for members without the
+    power."""
+    tournament = (
+        Tournament.objects.select_related("club", "season").filter(pk=tournament_id).first()
+    )
+    if tournament is None:
+        raise Http404("No such tournament")
+    membership = membership_of(request, tournament.club)
+    if membership is None:
+        raise Http404("No such tournament")
+    if not role_can(membership.role, action):
+        raise PermissionDenied
+    return TournamentAccess(tournament, membership)

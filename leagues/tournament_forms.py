@@ -1,0 +1,132 @@
+"""Forms of tournament nights: they read and validate input; services do the writing."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from leagues.models import Player, RoundEnd, Season, SitOutScore, TournamentFormat
+from scorecards.rules import PRESETS, HandInput, rules_build
+
+
+def _presets_for_tables() -> list[tuple[str, str]]:
+    names = []
+    for name in PRESETS:
+        rules = rules_build({"preset": name})
+        if rules.seats == 4 and rules.side_count == 2:
+            names.append((name, name))
+    return names
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    format = forms.ChoiceField(label=_("Format"), choices=TournamentFormat.choices)
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=4)
+    round_end = forms.ChoiceField(label=_("A round ends"), choices=RoundEnd.choices)
+    hands_per_round = forms.IntegerField(
+        label=_("Hands per round"), min_value=1, max_value=50, initial=10
+    )
+    extra_hand_on_tie = forms.BooleanField(
+        label=_("One more hand on a tie"), required=False, initial=True
+    )
+    minutes_per_round = forms.IntegerField(
+        label=_("Minutes per round"), min_value=1, max_value=600, required=False
+    )
+    preset = forms.ChoiceField(label=_("Rules"), choices=_presets_for_tables)
+    hands_need_confirmation = forms.BooleanField(
+        label=_("Hands need confirming by the other side"), required=False
+    )
+    movement = forms.BooleanField(
+        label=_("Winners up, losers down (rotating partners)"), required=False
+    )
+    sitout_score = forms.ChoiceField(label=_("A sit-out scores"), choices=SitOutScore.choices)
+    sitout_points = forms.IntegerField(label=_("Fixed sit-out score"), initial=0, required=False)
+    season = forms.ModelChoiceField(
+        label=_("Season"), queryset=Season.objects.none(), required=False
+    )
+
+    def __init__(self, *args, club, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["season"].queryset = Season.objects.filter(club=club)
+
+
+class EntryForm(forms.Form):
+    """A member picked from the club's players, or a walk-in by name; in fixed pairs, a partner
+    too."""
+
+    player = forms.ModelChoiceField(
+        label=_("Member"), queryset=Player.objects.none(), required=False
+    )
+    name = forms.CharField(label=_("or walk-in name"), max_length=80, required=False)
+    partner = forms.ModelChoiceField(
+        label=_("Partner"), queryset=Player.objects.none(), required=False
+    )
+    partner_name = forms.CharField(label=_("or partner's name"), max_length=80, required=False)
+    checked_in = forms.BooleanField(label=_("Here now (checked in)"), required=False)
+
+    def __init__(self, *args, tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        players = Player.objects.filter(club=tournament.club).exclude(
+            entries__tournament=tournament
+        )
+        self.fields["player"].queryset = players
+        self.fields["partner"].queryset = players
+        self.pairs = tournament.fixed_pairs
+        if not self.pairs:
+            del self.fields["partner"]
+            del self.fields["partner_name"]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        data["who"] = data.get("player") or (data.get("name") or "").strip()
+        if not data["who"]:
+            raise forms.ValidationError(_("Pick a member or write a walk-in's name."))
+        if self.pairs:
+            data["with"] = data.get("partner") or (data.get("partner_name") or "").strip()
+            if not data["with"]:
+                raise forms.ValidationError(_("Fixed pairs register two partners together."))
+        return data
+
+
+KIND_CHOICES = [("trump", _("trump")), ("no", _("no trump"))]
+
+
+class TableHandForm(forms.Form):
+    """One hand of a table, as the director enters or corrects it from the result slip."""
+
+    number = forms.IntegerField(label=_("Correct hand number"), min_value=1, required=False)
+    thrown_in = forms.BooleanField(label=_("Thrown in"), required=False)
+    bidder = forms.TypedChoiceField(label=_("Bidder"), coerce=int, required=False, empty_value=None)
+    bid = forms.IntegerField(label=_("Bid"), min_value=1, max_value=40, required=False)
+    kind = forms.ChoiceField(label=_("Kind"), choices=KIND_CHOICES, required=False)
+    tricks_0 = forms.IntegerField(label=_("Tricks"), min_value=0, required=False)
+    tricks_1 = forms.IntegerField(label=_("Tricks"), min_value=0, required=False)
+    five_hearts = forms.TypedChoiceField(
+        label=_("Five of hearts"), coerce=int, required=False, empty_value=None
+    )
+    three_spades = forms.TypedChoiceField(
+        label=_("Three of spades"), coerce=int, required=False, empty_value=None
+    )
+
+    def __init__(self, *args, names: list[str], sides: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["bidder"].choices = list(enumerate(names))
+        side_choices = list(enumerate(sides))
+        self.fields["five_hearts"].choices = side_choices
+        self.fields["three_spades"].choices = side_choices
+        for side, name in enumerate(sides):
+            self.fields[f"tricks_{side}"].label = _("Tricks of %(side)s") % {"side": name}
+
+    def hand(self) -> HandInput:
+        data = self.cleaned_data
+        if data.get("thrown_in"):
+            return HandInput(thrown_in=True)
+        return HandInput(
+            bidder=data.get("bidder"),
+            bid=data.get("bid"),
+            kind=data.get("kind") or "trump",
+            tricks=(data.get("tricks_0"), data.get("tricks_1")),
+            five_hearts=data.get("five_hearts"),
+            three_spades=data.get("three_spades"),
+        )

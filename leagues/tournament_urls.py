@@ -1,0 +1,49 @@
+from django.urls import path
+
+from leagues import tournament_views as views
+
+urlpatterns = [
+    path("club/<slug:slug>/", views.tournament_list, name="tournament_list"),
+    path("<int:tournament_id>/", views.tournament_detail, name="tournament_detail"),
+    path("<int:tournament_id>/entries/", views.entry_add, name="tournament_entry_add"),
+    path(
+        "<int:tournament_id>/entries/<int:entry_id>/check-in/",
+        views.entry_check_in_view,
+        name="tournament_entry_check_in",
+    ),
+    path(
+        "<int:tournament_id>/entries/<int:entry_id>/withdraw/",
+        views.entry_withdraw_view,
+        name="tournament_entry_withdraw",
+    ),
+    path("<int:tournament_id>/draw/", views.round_draw_view, name="tournament_draw"),
+    path(
+        "<int:tournament_id>/rounds/<int:number>/close/",
+        views.round_close_view,
+        name="tournament_round_close",
+    ),
+    path(
+        "<int:tournament_id>/rounds/<int:number>/cards/",
+        views.round_cards,
+        name="tournament_cards",
+    ),
+    path("<int:tournament_id>/finish/", views.tournament_finish_view, name="tournament_finish"),
+    path("<int:tournament_id>/console/", views.tournament_console, name="tournament_console"),
+    path(
+        "<int:tournament_id>/standings/",
+        views.tournament_standings_view,
+        name="tournament_standings",
+    ),
+    path("<int:tournament_id>/projector/", views.tournament_projector, name="tournament_projector"),
+    path("<int:tournament_id>/tables/<int:table_id>/", views.table_detail, name="tournament_table"),
+    path(
+        "<int:tournament_id>/tables/<int:table_id>/hands/",
+        views.table_hand,
+        name="tournament_table_hand",
+    ),
+    path(
+        "<int:tournament_id>/tables/<int:table_id>/undo/",
+        views.table_hand_undo,
+        name="tournament_table_undo",
+    ),
+]

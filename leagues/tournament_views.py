@@ -1,0 +1,400 @@
+"""Pages of tournament nights: set-up and registration, draw and table cards, the director's
+console, the standings and their projector view. Thin views: access helper, form, service."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from leagues.access import club_for_member
+from leagues.models import (
+    RoundEnd,
+    RoundStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentStatus,
+    TournamentTable,
+)
+from leagues.roles import TOURNAMENTS_RUN
+from leagues.tournament_access import tournament_for_member
+from leagues.tournament_forms import EntryForm, TableHandForm, TournamentForm
+from leagues.tournament_selectors import (
+    round_results,
+    table_result,
+    tournament_entries,
+    tournament_rounds,
+    tournament_standings,
+)
+from leagues.tournaments import (
+    RoundUnfinished,
+    TournamentError,
+    entry_check_in,
+    entry_register,
+    entry_withdraw,
+    round_close,
+    round_draw,
+    tournament_create,
+    tournament_finish,
+)
+from scorecards.qr import qr_svg, table_link
+from scorecards.rules import KaiserError
+from scorecards.selectors import game_scored
+from scorecards.services import HandConflict, hand_correct, hand_record, hand_undo
+
+
+def _fragment(request: HttpRequest, template: str, fragment: str) -> str:
+    return f"{template}#{fragment}" if request.htmx else template
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's tournaments; directors create one here."""
+    action = TOURNAMENTS_RUN if request.method == "POST" else "view"
+    access = club_for_member(request, slug, action)
+    club = access.club
+    form = None
+    if access.can(TOURNAMENTS_RUN):
+        form = TournamentForm(request.POST or None, club=club)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                tournament = tournament_create(
+                    club=club,
+                    name=data["name"],
+                    date=data["date"],
+                    format=data["format"],
+                    rounds=data["rounds"],
+                    round_end=data["round_end"],
+                    hands_per_round=data["hands_per_round"],
+                    extra_hand_on_tie=data["extra_hand_on_tie"],
+                    minutes_per_round=data["minutes_per_round"],
+                    preset=data["preset"],
+                    hands_need_confirmation=data["hands_need_confirmation"],
+                    movement=data["movement"],
+                    sitout_score=data["sitout_score"],
+                    sitout_points=data["sitout_points"] or 0,
+                    season=data["season"],
+                    created_by=request.user,
+                )
+            except TournamentError as exc:
+                form.add_error(None, str(exc))
+            else:
+                return redirect(tournament)
+        status = 400
+    tournaments = list(Tournament.objects.filter(club=club).order_by("-date", "-pk"))
+    return render(
+        request,
+        "tournaments/list.html",
+        {"club": club, "access": access, "tournaments": tournaments, "form": form},
+        status=status,
+    )
+
+
+def _detail_context(request: HttpRequest, access, entry_form=None) -> dict:
+    tournament = access.tournament
+    entries = tournament_entries(tournament)
+    rounds = list(tournament.round_set.order_by("number"))
+    if entry_form is None and access.can_run and tournament.status != TournamentStatus.FINISHED:
+        entry_form = EntryForm(tournament=tournament)
+    return {
+        "access": access,
+        "tournament": tournament,
+        "club": tournament.club,
+        "entries": entries,
+        "present": sum(1 for e in entries if e.checked_in and e.last_round is None),
+        "rounds": rounds,
+        "current": rounds[-1] if rounds else None,
+        "next_number": len(rounds) + 1,
+        "entry_form": entry_form,
+        "can_draw": access.can_run
+        and tournament.status != TournamentStatus.FINISHED
+        and len(rounds) < tournament.rounds,
+    }
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    access = tournament_for_member(request, tournament_id)
+    context = _detail_context(request, access)
+    return render(request, _fragment(request, "tournaments/detail.html", "entries"), context)
+
+
+@require_POST
+def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    tournament = access.tournament
+    form = EntryForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            entry_register(
+                tournament=tournament,
+                player=data["who"],
+                partner=data.get("with"),
+                checked_in=data["checked_in"],
+            )
+        except TournamentError as exc:
+            form.add_error(None, str(exc))
+        else:
+            if request.htmx:
+                context = _detail_context(request, access)
+                return render(request, "tournaments/detail.html#entries", context)
+            return redirect(tournament)
+    context = _detail_context(request, access, form)
+    return render(
+        request,
+        _fragment(request, "tournaments/detail.html", "entries"),
+        context,
+        status=400,
+    )
+
+
+def _entry(access, entry_id: int) -> TournamentEntry:
+    entry = access.tournament.entries.filter(pk=entry_id).first()
+    if entry is None:
+        raise Http404("No such entry")
+    return entry
+
+
+def _back_to_entries(request: HttpRequest, access) -> HttpResponse:
+    if request.htmx:
+        context = _detail_context(request, access)
+        return render(request, "tournaments/detail.html#entries", context)
+    return redirect(access.tournament)
+
+
+@require_POST
+def entry_check_in_view(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    entry = _entry(access, entry_id)
+    entry_check_in(entry=entry, checked_in=request.POST.get("checked_in") != "0")
+    return _back_to_entries(request, access)
+
+
+@require_POST
+def entry_withdraw_view(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    entry_withdraw(entry=_entry(access, entry_id))
+    return _back_to_entries(request, access)
+
+
+@require_POST
+def round_draw_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Draw the next round. With tables still playing or waiting for confirmation, show them
+    and ask again (the form posts `confirm=1`)."""
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    tournament = access.tournament
+    try:
+        number = request.POST.get("number", "")
+        made = round_draw(
+            tournament=tournament,
+            by=request.user,
+            confirm=request.POST.get("confirm") == "1",
+            number=int(number) if number.isdigit() else None,
+        )
+    except RoundUnfinished as exc:
+        return render(
+            request,
+            "tournaments/draw_confirm.html",
+            {
+                "tournament": tournament,
+                "tables": exc.tables,
+                "number": tournament.round_set.count() + 1,
+            },
+            status=409,
+        )
+    except TournamentError as exc:
+        messages.error(request, str(exc))
+        return redirect(tournament)
+    return redirect("tournament_cards", tournament_id=tournament.pk, number=made.round.number)
+
+
+@require_POST
+def round_close_view(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    round_ = access.tournament.round_set.filter(number=number).first()
+    if round_ is None:
+        raise Http404("No such round")
+    round_close(round=round_)
+    return redirect("tournament_console", tournament_id=tournament_id)
+
+
+@require_POST
+def tournament_finish_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    tournament_finish(tournament=access.tournament)
+    return redirect("tournament_standings", tournament_id=tournament_id)
+
+
+@require_GET
+def round_cards(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Printable table cards: table, seats, partners, and the QR code of the table link."""
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    tournament = access.tournament
+    round_ = (
+        tournament.round_set.filter(number=number)
+        .prefetch_related("tables__game__seats", "sitouts__entry__player")
+        .first()
+    )
+    if round_ is None:
+        raise Http404("No such round")
+    cards = []
+    for table in round_.tables.all():
+        seats = sorted(table.game.seats.all(), key=lambda s: s.seat)
+        link = table_link(request, table.game)
+        cards.append(
+            {
+                "table": table,
+                "seats": seats,
+                "pairs": [(seats[0].name, seats[2].name), (seats[1].name, seats[3].name)],
+                "link": link,
+                "qr": qr_svg(link) if link else "",
+            }
+        )
+    return render(
+        request,
+        "tournaments/cards.html",
+        {"tournament": tournament, "round": round_, "cards": cards},
+    )
+
+
+@require_GET
+def tournament_console(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The director's console: every table of the round live; polls itself with htmx."""
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    tournament = access.tournament
+    rounds = tournament_rounds(tournament)
+    current = rounds[-1] if rounds else None
+    results = round_results(tournament, current) if current else []
+    context = {
+        "tournament": tournament,
+        "current": current,
+        "results": results,
+        "all_done": bool(results) and all(r.state == "done" for r in results),
+        "playing": sum(1 for r in results if r.state == "playing"),
+        "can_draw": tournament.status != TournamentStatus.FINISHED
+        and len(rounds) < tournament.rounds,
+        "round_open": current is not None and current.status == RoundStatus.PLAYING,
+        "next_number": len(rounds) + 1,
+        "ends_at": current.drawn_at + datetime.timedelta(minutes=tournament.minutes_per_round)
+        if current is not None
+        and tournament.round_end == RoundEnd.TIME
+        and tournament.minutes_per_round
+        else None,
+    }
+    return render(request, _fragment(request, "tournaments/console.html", "tables"), context)
+
+
+def _standings_context(tournament: Tournament) -> dict:
+    standings = tournament_standings(tournament)
+    return {"tournament": tournament, "standings": standings}
+
+
+@require_GET
+def tournament_standings_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    access = tournament_for_member(request, tournament_id)
+    context = _standings_context(access.tournament) | {"access": access}
+    return render(request, _fragment(request, "tournaments/standings.html", "standings"), context)
+
+
+@require_GET
+def tournament_projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings in large type for a projector; refreshes itself."""
+    access = tournament_for_member(request, tournament_id)
+    context = _standings_context(access.tournament)
+    return render(request, _fragment(request, "tournaments/projector.html", "board"), context)
+
+
+def _table(access, table_id: int) -> TournamentTable:
+    table = (
+        TournamentTable.objects.select_related("round", "game")
+        .prefetch_related("game__seats", "game__hands")
+        .filter(pk=table_id, round__tournament=access.tournament)
+        .first()
+    )
+    if table is None:
+        raise Http404("No such table")
+    return table
+
+
+def _table_context(request, access, table, form=None) -> dict:
+    tournament = access.tournament
+    result = table_result(
+        tournament,
+        table,
+        table.round.status == RoundStatus.CLOSED,
+        tournament.hands_need_confirmation,
+    )
+    if form is None:
+        form = TableHandForm(names=result.names, sides=result.sides)
+    rows = [(scored, result.names[scored.dealer]) for scored in result.score.hands]
+    return {
+        "tournament": tournament,
+        "table": table,
+        "result": result,
+        "rows": rows,
+        "form": form,
+        "link": table_link(request, table.game),
+    }
+
+
+@require_GET
+def table_detail(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+    """A table as the director sees it: its hands and a form to enter or correct one from the
+    result slip (the same services, and version history, as the table score sheet)."""
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    table = _table(access, table_id)
+    return render(request, "tournaments/table.html", _table_context(request, access, table))
+
+
+@require_POST
+def table_hand(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    table = _table(access, table_id)
+    game = table.game
+    score = game_scored(game, sorted(game.hands.all(), key=lambda h: h.number))
+    seats = sorted(game.seats.all(), key=lambda s: s.seat)
+    names = [s.name for s in seats]
+    sides = [" & ".join(names[s] for s in side) for side in score.rules.sides]
+    form = TableHandForm(request.POST, names=names, sides=sides)
+    if form.is_valid():
+        number = form.cleaned_data.get("number")
+        who = request.user.get_username()
+        try:
+            if number:
+                hand_correct(
+                    game=game, number=number, hand=form.hand(), by=request.user, by_name=who
+                )
+            else:
+                hand_record(
+                    game=game, hand=form.hand(), entered_by=request.user, entered_by_name=who
+                )
+        except (KaiserError, HandConflict) as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Hand saved."))
+            return redirect("tournament_table", tournament_id=tournament_id, table_id=table_id)
+    table = _table(access, table_id)
+    context = _table_context(request, access, table, form)
+    return render(request, "tournaments/table.html", context, status=400)
+
+
+@require_POST
+def table_hand_undo(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+    """Remove the table's last hand (kept in the game's version history)."""
+    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
+    table = _table(access, table_id)
+    try:
+        hand_undo(game=table.game, by=request.user, by_name=request.user.get_username())
+    except KaiserError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Last hand removed."))
+    return redirect("tournament_table", tournament_id=tournament_id, table_id=table_id)
