@@ -35,7 +35,7 @@ browser:
 ## test: the whole suite. With DATABASE_URL / CELERY_BROKER_URL set, also the tests of the real servers.
 test: venv browser
 	$(PY) manage.py makemigrations --check --dry-run --settings=kaiser_league.settings_test
-	$(PY) -m pytest $(if $(DATABASE_URL),,-m "not postgres and not redis") $(PYTEST_ARGS)
+	$(PY) -m pytest $(if $(DATABASE_URL),-m "not sqlite",-m "not postgres and not redis") $(PYTEST_ARGS)
 
 check-examples: venv
 	$(PY) ../shared/tools/check_examples.py
