@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv migrate demo lint format messages browser bench check-examples clean
+.PHONY: run test venv migrate demo lint format messages browser bench check-examples clean serve
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -53,8 +53,13 @@ messages: venv
 	$(PY) manage.py makemessages --locale fr --ignore ".venv/*" --ignore "bench/*"
 	$(PY) manage.py compilemessages --ignore ".venv/*"
 
+## bench: every bench/*_bench.py that exists, beside its baseline; writes bench/RESULTS.md
 bench: venv
-	$(PY) bench/engine_bench.py
+	$(PY) bench/run_all.py
+
+## serve: run as a club server does: gunicorn, PostgreSQL, Redis, Celery worker and beat (Ctrl-C stops all)
+serve: venv
+	deploy/serve.sh
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis
