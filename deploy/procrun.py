@@ -14,6 +14,7 @@ No dependency: honcho or foreman would do the same, this is 100 lines we can rea
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import signal
@@ -86,24 +87,18 @@ def run(entries: list[tuple[str, str]], grace: float) -> int:
         print(f"{'procrun':<{width}} | stopping everything ({why})", flush=True)
     for child in children.values():
         if child.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
     deadline = time.monotonic() + grace
     for child in children.values():
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             child.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            pass
     for name, child in children.items():
         if child.poll() is None:
             with lock:
                 print(f"{'procrun':<{width}} | {name} did not stop, killing it", flush=True)
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             child.wait()
     if first_exit is not None and not received:
         return first_exit[1] or 1

@@ -90,7 +90,7 @@ def test_whitenoise_serves_hashed_compressed_static_files(production_server) -> 
     start = page.index(b"/static/css/kaiser.")
     href = page[start : page.index(b'"', start)].decode()
     assert href != "/static/css/kaiser.css", "manifest storage names files by their hash"
-    status, headers, body = client.get(href, {"Accept-Encoding": "gzip"})
+    status, headers, _body = client.get(href, {"Accept-Encoding": "gzip"})
     assert status == 200
     assert headers["Content-Encoding"] == "gzip"
     assert "immutable" in headers["Cache-Control"]
