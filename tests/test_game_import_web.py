@@ -275,3 +275,11 @@ def test_random_bytes_and_text(club, as_alice, raw) -> None:
     else:
         data = {"text": raw}
     _post_and_check(as_alice, club, data)
+
+
+def test_the_page_and_its_errors_speak_french(club, as_alice) -> None:
+    as_alice.cookies["django_language"] = "fr"
+    html = as_alice.get(_url(club), headers={"Accept-Language": "fr"}).content.decode()
+    assert "Importer une partie" in html
+    response = as_alice.post(_url(club), {}, headers={"Accept-Language": "fr"})
+    assert "Envoyez un fichier de feuille ou collez une feuille." in response.content.decode()
