@@ -134,8 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         "--timeout", type=float, default=float(os.environ.get("BENCH_TIMEOUT", 900))
     )
     parser.add_argument("--output", type=Path, default=BENCH_DIR / "RESULTS.md")
+    parser.add_argument("--dir", type=Path, default=BENCH_DIR, help="where the benchmarks are")
     args = parser.parse_args(argv)
-    benches = sorted(BENCH_DIR.glob("*_bench.py"))
+    benches = sorted(args.dir.glob("*_bench.py"))
     if args.only:
         benches = [b for b in benches if b.stem.removesuffix("_bench") in args.only]
     if not benches:
