@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv migrate demo lint format messages browser bench check-examples clean serve
+.PHONY: run test venv migrate demo lint format messages browser bench check-examples clean serve loadtest
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,12 @@ messages: venv
 ## bench: every bench/*_bench.py that exists, beside its baseline; writes bench/RESULTS.md
 bench: venv
 	$(PY) bench/run_all.py
+
+## loadtest: a short club night (bench/load_night.py) on gunicorn; BENCH_DATABASE_URL for PostgreSQL.
+## tests.load.stub_settings adds a stand-in hand endpoint only where the real one (#3) is missing.
+LOAD_ARGS ?= --tables 40 --hands 6 --speedup 90 --time-limit 120
+loadtest: venv
+	$(PY) bench/load_night.py --settings tests.load.stub_settings $(LOAD_ARGS)
 
 ## serve: run as a club server does: gunicorn, PostgreSQL, Redis, Celery worker and beat (Ctrl-C stops all)
 serve: venv

@@ -327,6 +327,7 @@ class Verdict:
     p95_ms: float
     max_ms: float
     burst_p95_ms: float
+    steady_p95_ms: float  # every submit outside the burst
     endpoint_missing: bool
 
     @property
@@ -395,6 +396,9 @@ def night_verify(run: NightRun, stored: dict[int, list[tuple[int, str]]]) -> Ver
         p95_ms=percentile(answered, 95),
         max_ms=max(answered, default=0.0),
         burst_p95_ms=percentile(burst, 95),
+        steady_p95_ms=percentile(
+            [o.seconds * 1000 for o in run.outcomes if o.status and not o.burst], 95
+        ),
         endpoint_missing=run.endpoint_missing,
     )
 
@@ -417,7 +421,8 @@ def night_report(verdict: Verdict, run: NightRun, tables: int, phones: int) -> s
         f"server errors {verdict.server_errors}, unanswered {verdict.unanswered}, "
         f"contract breaks {len(verdict.unexpected)}, connection retries {run.connection_retries}",
         f"submit latency p50 {verdict.p50_ms:.1f} ms, p95 {verdict.p95_ms:.1f} ms, "
-        f"max {verdict.max_ms:.1f} ms; burst of {tables} p95 {verdict.burst_p95_ms:.1f} ms",
+        f"max {verdict.max_ms:.1f} ms; outside the burst p95 {verdict.steady_p95_ms:.1f} ms; "
+        f"burst of {tables} p95 {verdict.burst_p95_ms:.1f} ms",
     ]
     for problem in (verdict.lost + verdict.extra + verdict.unexpected)[:10]:
         lines.append(f"  - {problem}")
@@ -434,6 +439,7 @@ def verdict_results(verdict: Verdict) -> None:
     result("load_night.extra", len(verdict.extra), "hands")
     result("load_night.submit.p50", verdict.p50_ms, "ms")
     result("load_night.submit.p95", verdict.p95_ms, "ms")
+    result("load_night.steady.p95", verdict.steady_p95_ms, "ms")
     result("load_night.burst.p95", verdict.burst_p95_ms, "ms")
 
 
