@@ -157,3 +157,20 @@ def test_procrun_stops_the_rest_when_one_child_dies(tmp_path) -> None:
     assert process.returncode == 3
     assert "worker exited with 3" in out
     assert all(_gone(pid) for pid in pids)
+
+
+def test_procfile_and_units_name_programs_and_files_that_exist() -> None:
+    from deploy.procrun import procfile_read
+
+    entries = dict(procfile_read(ROOT / "deploy" / "Procfile"))
+    assert set(entries) == {"web", "worker", "beat"}
+    for command in entries.values():
+        assert (ROOT / command.split()[0]).exists(), command
+        assert "--app kaiser_league" in command or "deploy/gunicorn.conf.py" in command
+    for unit in ("kaiser-web", "kaiser-worker", "kaiser-beat"):
+        text = (ROOT / "deploy" / f"{unit}.service").read_text()
+        assert "EnvironmentFile=/etc/kaiser-league/kaiser.env" in text
+        assert "Restart=always" in text
+    example = (ROOT / "deploy" / "kaiser.env.example").read_text()
+    for name in ("SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL"):
+        assert f"\n{name}=" in example
