@@ -496,13 +496,8 @@ def _game_restore(club, game_data, users, players, seasons, taken) -> None:
 
 
 def _stamp(model, pk: int, **fields: Any) -> None:
-    """Put back the document's times (auto_now_add fields cannot be given to create())."""
-    given = {
-        field: value
-        for field, value in fields.items()
-        if value is not None or field in ("confirmed_at",)
-    }
-    if model is Game and given.get("finished_at") is None:
-        given.pop("finished_at", None)  # an unfinished game, or a finish time not in the document
+    """Put back the document's values that create() cannot take (auto_now_add times) or that a
+    later step sets (a finished game's time). A value of None keeps what the write gave."""
+    given = {field: value for field, value in fields.items() if value is not None}
     if given:
         model.objects.filter(pk=pk).update(**given)
