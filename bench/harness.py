@@ -92,6 +92,20 @@ def production_env(
     return env
 
 
+def django_ready(env: Mapping[str, str], *, migrate: bool = True) -> None:
+    """Set up Django in this process on the server's database (`env`), and, unless the server
+    is someone else's, migrate it and collect the static files."""
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    if migrate:
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0, interactive=False)
+        call_command("collectstatic", verbosity=0, interactive=False)
+
+
 def manage(env: Mapping[str, str], *args: str, timeout: float = 300) -> None:
     """Run `manage.py args` with `env` (raises on failure, output shown only then)."""
     done = subprocess.run(

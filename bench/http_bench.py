@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.harness import (
     HttpSession,
     Timings,
+    django_ready,
     gunicorn_server,
     load_run,
     median,
@@ -45,12 +46,8 @@ QUICK = os.environ.get("BENCH_QUICK") == "1"
 def setup_data(env: dict[str, str]) -> dict[str, object]:
     """Migrate, collect static files, and create a club with 20 finished games through the
     services (in this process, on the server's database). Returns what the client needs."""
-    os.environ.update(env)
-    import django
-
-    django.setup()
+    django_ready(env)
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.test import Client
 
     from leagues.demo import DEMO_PLAYERS, demo_game_play
@@ -59,8 +56,6 @@ def setup_data(env: dict[str, str]) -> dict[str, object]:
     from scorecards.rules import rules_build
     from scorecards.services import game_start
 
-    call_command("migrate", verbosity=0, interactive=False)
-    call_command("collectstatic", verbosity=0, interactive=False)
     tag = uuid.uuid4().hex[:8]
     user = get_user_model().objects.create_user(f"bench-{tag}", password=uuid.uuid4().hex)
     club = Club.objects.create(name=f"Bench {tag}", slug=f"bench-{tag}")

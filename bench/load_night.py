@@ -43,6 +43,7 @@ import contextlib
 
 from bench.harness import (
     HttpSession,
+    django_ready,
     gunicorn_server,
     local_base_url,
     percentile,
@@ -481,15 +482,7 @@ def main(argv: list[str] | None = None) -> int:
             sqlite_path=Path(tmp) / "night.sqlite3",
         )
         env["DJANGO_SETTINGS_MODULE"] = args.settings
-        os.environ.update(env)
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-
-        if not args.base_url:
-            call_command("migrate", verbosity=0, interactive=False)
-            call_command("collectstatic", verbosity=0, interactive=False)
+        django_ready(env, migrate=not args.base_url)
         plans = night_plan(args.tables, args.hands, args.seed)
         club, tables = night_setup(plans)
         options = {

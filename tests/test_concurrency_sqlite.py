@@ -3,7 +3,6 @@ mode (the embedded default), with each thread on its own connection."""
 
 from __future__ import annotations
 
-import threading
 import uuid
 
 import pytest
@@ -11,37 +10,12 @@ from django.db import connection
 
 from scorecards.models import Hand, HandVersion
 from scorecards.rules import HandInput
-from scorecards.services import HandConflict, game_start, hand_record
+from scorecards.services import HandConflict, game_start
+from tests.races import hand_race
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]
 
 HAND = HandInput(bidder=0, bid=8, tricks=(6, 2), five_hearts=0, three_spades=1)
-
-
-def _race(game, keys: list[uuid.UUID], number: int = 1) -> tuple[list[object], set[int]]:
-    """Submit HAND once per key, all threads released at the same instant. Returns each thread's
-    answer (HandRecorded or the exception) and the ids of the connections they used."""
-    barrier = threading.Barrier(len(keys))
-    results: list[object] = [None] * len(keys)
-    connection_ids: set[int] = set()
-
-    def submit(i: int) -> None:
-        try:
-            connection.ensure_connection()
-            connection_ids.add(id(connection.connection))
-            barrier.wait()
-            results[i] = hand_record(game=game, hand=HAND, idempotency_key=keys[i], number=number)
-        except Exception as exc:  # the losing phone's answer is part of what we assert
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=submit, args=(i,)) for i in range(len(keys))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results, connection_ids
 
 
 def test_database_is_a_sqlite_file_in_wal_mode() -> None:
@@ -58,7 +32,7 @@ def test_database_is_a_sqlite_file_in_wal_mode() -> None:
 def test_same_key_at_once_gives_one_row(club, players, standard_rules, round_) -> None:
     game = game_start(seats=players, rules=standard_rules, club=club)
     key = uuid.uuid4()
-    results, connection_ids = _race(game, [key, key])
+    results, connection_ids = hand_race(game, HAND, [key, key])
     assert len(connection_ids) == 2, "each thread must use its own connection"
     assert not [r for r in results if isinstance(r, Exception)]
     assert sorted(r.created for r in results) == [False, True]
@@ -73,7 +47,7 @@ def test_same_number_different_keys_gives_one_row_and_a_conflict(
     club, players, standard_rules, round_
 ) -> None:
     game = game_start(seats=players, rules=standard_rules, club=club)
-    results, _ = _race(game, [uuid.uuid4(), uuid.uuid4()])
+    results, _ = hand_race(game, HAND, [uuid.uuid4(), uuid.uuid4()])
     assert Hand.objects.filter(game=game).count() == 1
     assert sum(isinstance(r, HandConflict) for r in results) == 1
     assert sum(getattr(r, "created", False) for r in results) == 1
@@ -83,7 +57,7 @@ def test_many_phones_one_table_same_hand(club, players, standard_rules) -> None:
     """Eight phones, four retrying one key and four with keys of their own, for hand 1."""
     game = game_start(seats=players, rules=standard_rules, club=club)
     shared = uuid.uuid4()
-    results, _ = _race(game, [shared] * 4 + [uuid.uuid4() for _ in range(4)])
+    results, _ = hand_race(game, HAND, [shared] * 4 + [uuid.uuid4() for _ in range(4)])
     assert Hand.objects.filter(game=game).count() == 1
     assert sum(getattr(r, "created", False) for r in results) == 1
     errors = [r for r in results if isinstance(r, Exception)]
