@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv migrate demo lint format messages system-deps bench check-examples clean
+.PHONY: run test venv migrate demo lint format messages system-deps bench check-examples clean serve loadtest
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,7 +36,7 @@ system-deps:
 ## test: the whole suite. With DATABASE_URL / CELERY_BROKER_URL set, also the tests of the real servers.
 test: venv system-deps
 	$(PY) manage.py makemigrations --check --dry-run --settings=kaiser_league.settings_test
-	$(PY) -m pytest $(if $(DATABASE_URL),,-m "not postgres and not redis") $(PYTEST_ARGS)
+	$(PY) -m pytest $(if $(DATABASE_URL),-m "not sqlite",-m "not postgres and not redis") $(PYTEST_ARGS)
 
 check-examples: venv
 	$(PY) ../shared/tools/check_examples.py
@@ -54,8 +54,19 @@ messages: venv
 	$(PY) manage.py makemessages --locale fr --no-obsolete --ignore ".venv/*" --ignore "bench/*" --ignore "tests/*"
 	$(PY) manage.py compilemessages --ignore ".venv/*"
 
+## bench: every bench/*_bench.py that exists, beside its baseline; writes bench/RESULTS.md
 bench: venv
-	$(PY) bench/engine_bench.py
+	$(PY) bench/run_all.py
+
+## loadtest: a short club night (bench/load_night.py) on gunicorn; BENCH_DATABASE_URL for PostgreSQL.
+## tests.load.stub_settings adds a stand-in hand endpoint only where the real one (#3) is missing.
+LOAD_ARGS ?= --tables 40 --hands 6 --speedup 90 --time-limit 120
+loadtest: venv
+	$(PY) bench/load_night.py --settings tests.load.stub_settings $(LOAD_ARGS)
+
+## serve: run as a club server does: gunicorn, PostgreSQL, Redis, Celery worker and beat (Ctrl-C stops all)
+serve: venv
+	deploy/serve.sh
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis

@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from kaiser_league import views
+from scorecards import import_views
 from scorecards import views as scorecard_views
 
 urlpatterns = [
@@ -14,5 +15,10 @@ urlpatterns = [
     path("games/", include("scorecards.urls")),
     path("tournaments/", include("leagues.tournament_urls")),
     path("t/<str:token>/", scorecard_views.game_table_join, name="game_table_join"),
+    path(
+        "clubs/<slug:slug>/games/import",
+        import_views.club_game_import,
+        name="club_game_import",
+    ),
     path("", include("leagues.urls")),
 ]

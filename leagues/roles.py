@@ -23,6 +23,7 @@ PLAYERS_MANAGE = "players_manage"  # add, rename, link players; invite members
 SEASONS_MANAGE = "seasons_manage"
 TOURNAMENTS_RUN = "tournaments_run"
 CLUB_MANAGE = "club_manage"  # club settings, member roles, deleting the club's data
+GAMES_IMPORT = "games_import"  # import kaiser-game/1 records as games of the club
 
 _ALL = frozenset(Role)
 _STAFF = frozenset({Role.OWNER, Role.DIRECTOR})
@@ -35,6 +36,7 @@ PERMISSIONS: dict[str, frozenset[Role]] = {
     SEASONS_MANAGE: _STAFF,
     TOURNAMENTS_RUN: _STAFF,
     CLUB_MANAGE: frozenset({Role.OWNER}),
+    GAMES_IMPORT: _STAFF,
 }
 
 

@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from leagues.access import club_for_member
+from leagues.roles import GAMES_IMPORT
 from leagues.selectors import club_recent_games, clubs_of
 from scorecards.models import Game
 
@@ -37,5 +38,6 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "games": list(club_recent_games(club)),
             "players": list(club.players.order_by("name")),
+            "can_import": access.can(GAMES_IMPORT),
         },
     )

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Value
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -320,9 +322,17 @@ def game_import(
     game_score(parsed.rules, parsed.hands, parsed.first_dealer)
     players = []
     for name in parsed.seats:
-        player = Player.objects.filter(club=club, name__iexact=name.strip()).first()
+        # Look up the name as it will be stored (80 characters), and compare it the way the
+        # unique constraint does (the database's LOWER), so a match is never missed and then
+        # refused by the constraint.
+        name = name.strip()[:80]
+        player = (
+            Player.objects.alias(lower_name=Lower("name"))
+            .filter(club=club, lower_name=Lower(Value(name)))
+            .first()
+        )
         if player is None:
-            player = Player.objects.create(club=club, name=name.strip()[:80])
+            player = Player.objects.create(club=club, name=name)
         players.append(player)
     if len({p.pk for p in players}) != len(players):
         raise RecordError("seats", _("the same player appears in two seats"))

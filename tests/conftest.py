@@ -30,6 +30,8 @@ def _real_server_markers(request: pytest.FixtureRequest) -> None:
         "DATABASE_URL", ""
     ).startswith("postgres"):
         pytest.fail("marked postgres but DATABASE_URL is not a PostgreSQL URL")
+    if request.node.get_closest_marker("sqlite") and os.environ.get("DATABASE_URL"):
+        pytest.fail("marked sqlite but DATABASE_URL is set")
     if request.node.get_closest_marker("redis") and not os.environ.get("CELERY_BROKER_URL"):
         pytest.fail("marked redis but CELERY_BROKER_URL is not set")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import uuid
 
 import pytest
@@ -10,32 +9,12 @@ from django.db import connection
 
 from scorecards.models import Hand
 from scorecards.rules import HandInput
-from scorecards.services import HandConflict, game_start, hand_record
+from scorecards.services import HandConflict, game_start
+from tests.races import hand_race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 HAND = HandInput(bidder=0, bid=8, tricks=(6, 2), five_hearts=0, three_spades=1)
-
-
-def _race(game, keys: list[uuid.UUID]) -> list[object]:
-    barrier = threading.Barrier(len(keys))
-    results: list[object] = [None] * len(keys)
-
-    def submit(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = hand_record(game=game, hand=HAND, idempotency_key=keys[i], number=1)
-        except Exception as exc:  # the losing phone's answer is part of what we assert
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=submit, args=(i,)) for i in range(len(keys))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
 
 
 def test_database_is_postgres() -> None:
@@ -46,7 +25,7 @@ def test_database_is_postgres() -> None:
 def test_same_key_at_once_gives_one_row(club, players, standard_rules, round_) -> None:
     game = game_start(seats=players, rules=standard_rules, club=club)
     key = uuid.uuid4()
-    results = _race(game, [key, key])
+    results, _ = hand_race(game, HAND, [key, key])
     assert Hand.objects.filter(game=game).count() == 1
     created = [r.created for r in results]
     assert sorted(created) == [False, True]
@@ -57,6 +36,6 @@ def test_same_number_different_keys_gives_one_row_and_a_conflict(
     club, players, standard_rules, round_
 ) -> None:
     game = game_start(seats=players, rules=standard_rules, club=club)
-    results = _race(game, [uuid.uuid4(), uuid.uuid4()])
+    results, _ = hand_race(game, HAND, [uuid.uuid4(), uuid.uuid4()])
     assert Hand.objects.filter(game=game).count() == 1
     assert sum(isinstance(r, HandConflict) for r in results) == 1

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Our pages through gunicorn with production settings, beside a trivial baseline view.
+
+Starts gunicorn (deploy/gunicorn.conf.py, DJANGO_DEBUG=false) on a free 127.0.0.1 port against a
+throw-away SQLite file, or against PostgreSQL with --database-url / BENCH_DATABASE_URL (a club of
+its own is created there and deleted afterwards). Then measures, in interleaved rounds so that a
+noisy moment hits every figure alike:
+
+- `/healthz` (the baseline: one `SELECT 1` through the whole middleware stack),
+- the game sheet `/games/<id>/` of a finished game, signed in,
+- the club page `/clubs/<slug>/`, signed in,
+- a static file through WhiteNoise,
+
+each alone (one client) and with concurrent clients (threads, each with its own keep-alive
+connection), and prints median, p95, requests per second and the ratio to the baseline, plus the
+page weights (bytes, and gzipped as sent). Bounded: a fixed request count and a time limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.harness import (
+    HttpSession,
+    Timings,
+    django_ready,
+    gunicorn_server,
+    load_run,
+    median,
+    percentile,
+    production_env,
+    result,
+)
+
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+
+
+def setup_data(env: dict[str, str]) -> dict[str, object]:
+    """Migrate, collect static files, and create a club with 20 finished games through the
+    services (in this process, on the server's database). Returns what the client needs."""
+    django_ready(env)
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from leagues.demo import DEMO_PLAYERS, demo_game_play
+    from leagues.models import Club, Membership, Player
+    from leagues.roles import Role
+    from scorecards.rules import rules_build
+    from scorecards.services import game_start
+
+    tag = uuid.uuid4().hex[:8]
+    user = get_user_model().objects.create_user(f"bench-{tag}", password=uuid.uuid4().hex)
+    club = Club.objects.create(name=f"Bench {tag}", slug=f"bench-{tag}")
+    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    players = [Player.objects.create(club=club, name=name) for name in DEMO_PLAYERS]
+    rules = rules_build({"preset": "standard"})
+    rng = random.Random(6)
+    games = []
+    for table in range(20):
+        game = game_start(
+            seats=rng.sample(players, 4),
+            rules=rules,
+            club=club,
+            table_label=f"Table {table + 1}",
+            created_by=user,
+        )
+        demo_game_play(game, rng)
+        games.append(game)
+    sheet = max(games, key=lambda g: g.hand_count)
+    client = Client()
+    client.force_login(user)
+    from django.conf import settings
+    from django.templatetags.static import static
+
+    return {
+        "club": club,
+        "user": user,
+        "sheet_path": sheet.get_absolute_url(),
+        "sheet_hands": sheet.hand_count,
+        "club_path": club.get_absolute_url(),
+        "static_path": static("css/kaiser.css"),
+        "session": client.cookies[settings.SESSION_COOKIE_NAME].value,
+        "session_cookie": settings.SESSION_COOKIE_NAME,
+    }
+
+
+def teardown_data(data: dict[str, object]) -> None:
+    from scorecards.models import Game
+
+    Game.objects.filter(club=data["club"]).delete()
+    data["club"].delete()
+    data["user"].delete()
+
+
+def sessions_for(base: str, data: dict[str, object], count: int) -> list[HttpSession]:
+    sessions = []
+    for _ in range(count):
+        session = HttpSession(base)
+        session.cookies[data["session_cookie"]] = data["session"]
+        sessions.append(session)
+    return sessions
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("BENCH_DATABASE_URL", ""),
+        help="PostgreSQL URL (default: a throw-away SQLite file)",
+    )
+    parser.add_argument("--requests", type=int, default=100 if QUICK else 400)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=2 if QUICK else 4)
+    parser.add_argument("--time-limit", type=float, default=60, help="seconds per measurement")
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
+    parser.add_argument("--threads", type=int, default=4)
+    args = parser.parse_args(argv)
+    if args.database_url and not args.database_url.startswith("postgres"):
+        parser.error("--database-url must be a postgres:// URL")
+
+    with tempfile.TemporaryDirectory(prefix="kaiser-bench-") as tmp:
+        env = production_env(
+            static_root=Path(tmp) / "static",
+            database_url=args.database_url,
+            sqlite_path=Path(tmp) / "bench.sqlite3",
+        )
+        data = setup_data(env)
+        try:
+            with gunicorn_server(env, workers=args.workers, threads=args.threads) as base:
+                measure(base, data, args)
+        finally:
+            teardown_data(data)
+    return 0
+
+
+def measure(base: str, data: dict[str, object], args: argparse.Namespace) -> None:
+    vendor = "postgresql" if args.database_url else "sqlite"
+    print(
+        f"gunicorn {args.workers} workers x {args.threads} threads on {base}, {vendor}; "
+        f"sheet of {data['sheet_hands']} hands"
+    )
+    pages = {
+        "baseline_healthz": "/healthz",
+        "game_sheet": data["sheet_path"],
+        "club_page": data["club_path"],
+        "static_css": data["static_path"],
+    }
+    # Page weights, as a phone would receive them.
+    probe = sessions_for(base, data, 1)[0]
+    for name, path in pages.items():
+        status, _, body = probe.get(path)
+        if status != 200:
+            raise SystemExit(f"{path}: HTTP {status}")
+        _, headers, zipped = probe.get(path, {"Accept-Encoding": "gzip"})
+        result(f"http.{name}.bytes", len(body), "bytes")
+        if headers.get("Content-Encoding") == "gzip":
+            result(f"http.{name}.gzip_bytes", len(zipped), "bytes")
+    # Warm every worker and connection.
+    for path in pages.values():
+        load_run(sessions_for(base, data, args.concurrency), path, requests=50, time_limit=30)
+
+    for label, clients, total in (
+        ("single", 1, max(20, args.requests // 4)),
+        (f"c{args.concurrency}", args.concurrency, args.requests),
+    ):
+        timings = {name: Timings() for name in pages}
+        elapsed = {name: 0.0 for name in pages}
+        per_round = max(1, total // args.rounds)
+        for _ in range(args.rounds):
+            for name, path in pages.items():
+                sessions = sessions_for(base, data, clients)
+                run = load_run(sessions, path, requests=per_round, time_limit=args.time_limit)
+                timings[name].seconds += run.seconds
+                # Wall time of the run is the sum of latencies divided by the clients in flight.
+                elapsed[name] += sum(run.seconds) / clients
+                for session in sessions:
+                    session.close()
+        base_p50 = median(timings["baseline_healthz"].seconds)
+        for name, timing in timings.items():
+            p50 = median(timing.seconds)
+            p95 = percentile(timing.seconds, 95)
+            result(f"http.{label}.{name}.p50", p50 * 1000, "ms")
+            result(f"http.{label}.{name}.p95", p95 * 1000, "ms")
+            result(f"http.{label}.{name}.rps", len(timing.seconds) / elapsed[name], "req/s")
+            if name != "baseline_healthz":
+                result(f"http.{label}.{name}.ratio_p50", p50 / base_p50, "x baseline")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# `make serve`: run Kaiser League as a club server does, on 127.0.0.1:8000 (gunicorn, PostgreSQL,
+# Redis, a Celery worker and beat, static files through WhiteNoise, DJANGO_DEBUG=false).
+# Every setting below is only a default: export your own to override it. Ctrl-C stops everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export DJANGO_SETTINGS_MODULE=kaiser_league.settings
+export DJANGO_DEBUG=false
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/kaiser_league}"
+export CELERY_BROKER_URL="${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}"
+export KAISER_STATE_DIR="${KAISER_STATE_DIR:-.serve}"
+export GUNICORN_BIND="${GUNICORN_BIND:-127.0.0.1:8000}"
+# On a server the TLS proxy in front redirects to https; here we are that proxy's plain-HTTP side.
+export SECURE_SSL_REDIRECT="${SECURE_SSL_REDIRECT:-false}"
+mkdir -p "$KAISER_STATE_DIR"
+if [ -z "${SECRET_KEY:-}" ]; then
+  # A key made once for this checkout, never committed (.serve/ is git-ignored).
+  [ -s "$KAISER_STATE_DIR/secret_key" ] || .venv/bin/python -c \
+    "import secrets; print(secrets.token_urlsafe(50))" > "$KAISER_STATE_DIR/secret_key"
+  SECRET_KEY="$(cat "$KAISER_STATE_DIR/secret_key")"
+  export SECRET_KEY
+fi
+
+.venv/bin/python manage.py check
+.venv/bin/python manage.py migrate --noinput
+.venv/bin/python manage.py collectstatic --noinput --verbosity 0
+echo "Kaiser League on http://$GUNICORN_BIND/ (Ctrl-C stops the web, worker and beat processes)"
+exec .venv/bin/python deploy/procrun.py deploy/Procfile

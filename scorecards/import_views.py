@@ -1,0 +1,53 @@
+"""The game import page: a director uploads or pastes a kaiser-game/1 record for their club."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from leagues.access import club_for_member
+from leagues.roles import GAMES_IMPORT
+from scorecards.importing import GameImportForm, message_shorten
+from scorecards.rules import KaiserError
+from scorecards.services import game_import
+
+
+@require_http_methods(["GET", "POST"])
+def club_game_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET: the form. POST: import, then go to the new game's sheet; a refused record answers
+    422 with the form and the reason, and nothing is written."""
+    access = club_for_member(request, slug, GAMES_IMPORT)
+    club = access.club
+    status = 200
+    if request.method == "POST":
+        form = GameImportForm(request.POST, request.FILES, club=club)
+        if form.is_valid():
+            try:
+                game = game_import(
+                    club=club,
+                    record=form.cleaned_data["record"],
+                    season=form.cleaned_data["season"],
+                    created_by=request.user,
+                )
+            except KaiserError as exc:
+                form.add_error(
+                    None,
+                    _("This record cannot be imported: %(reason)s")
+                    % {"reason": message_shorten(str(exc))},
+                )
+            else:
+                messages.success(
+                    request,
+                    _("Game imported: %(hands)s hands.") % {"hands": game.hand_count},
+                )
+                return redirect(game)
+        status = 422
+    else:
+        form = GameImportForm(club=club)
+    template = "scorecards/game_import.html"
+    if request.htmx:
+        template += "#import-form"
+    return render(request, template, {"club": club, "form": form}, status=status)
