@@ -269,6 +269,8 @@ def club_create(*, name: str, owner: AbstractBaseUser, slug: str = "") -> Club:
     if not name:
         raise LeagueError(_("A club needs a name."))
     base = slugify(slug or name)[:50] or "club"
+    if base == "new":  # clubs/new/ is the page that creates a club
+        base = "new-club"
     candidate, n = base, 1
     while Club.objects.filter(slug=candidate).exists():
         n += 1
