@@ -1,5 +1,6 @@
-"""Standings and ratings: every figure against hand-computed expectations (tests/leagues_helpers.py
-works the two games out hand by hand), what counts, idempotent rebuilds, queueing, reconciliation."""
+"""Standings and ratings: every figure against hand-computed expectations (the two games are
+worked out hand by hand in tests/leagues_helpers.py), what counts, idempotent rebuilds, queueing,
+reconciliation."""
 
 from __future__ import annotations
 
@@ -24,12 +25,9 @@ from leagues.models import (
 from scorecards.models import Game
 from scorecards.rules import HandInput, rules_build
 from scorecards.services import hand_correct, hand_record, hand_undo
-from tests.leagues_helpers import GAME_1, GAME_2, play, trump, two_games
+from tests.leagues_helpers import GAME_1, play, trump, two_games
 
-FIGURES = (
-    "games wins win_pct points_for points_against hands avg_points "
-    "bids_made bids_attempted nt_bids_made times_set kaisers streak"
-).split()
+FIGURES = PlayerStanding.FIGURES
 
 # name: games, wins, win %, for, against, hands, avg, made, attempted, no-trump made, set,
 # kaisers, streak -- worked out by hand from the hand-by-hand tables.
@@ -79,12 +77,14 @@ def pair_rows(season):
 
 def all_derived_rows():
     """Every derived row with its primary key: equal before and after means nothing changed."""
+    players = PlayerStanding.objects.all()
+    pairs = PartnershipStanding.objects.all()
     return (
-        sorted((r.pk, r.season_id, r.player_id, *r.figures().values()) for r in PlayerStanding.objects.all()),
-        sorted((r.pk, r.first_id, r.second_id, *r.figures().values()) for r in PartnershipStanding.objects.all()),
-        sorted(PlayerRating.objects.values_list("pk", "player_id", "mu", "sigma", "ordinal", "games")),
-        sorted(RatingPoint.objects.values_list("pk", "player_id", "game_id", "seq", "mu", "sigma", "ordinal")),
-    )  # fmt: skip
+        sorted((r.pk, r.season_id, r.player_id, *r.figures().values()) for r in players),
+        sorted((r.pk, r.first_id, r.second_id, *r.figures().values()) for r in pairs),
+        sorted(PlayerRating.objects.values_list()),
+        sorted(RatingPoint.objects.values_list()),
+    )
 
 
 def test_the_two_games_end_as_worked_out_by_hand(club, season, by_name):
@@ -163,7 +163,7 @@ def test_rebuilding_twice_changes_nothing(club, season, by_name):
 
 
 def test_a_rebuild_follows_a_correction_and_an_undo(club, season, by_name):
-    first, second = two_games(club, season, by_name)
+    _first, second = two_games(club, season, by_name)
     services.standings_rebuild(season_id=season.pk)
     # Correct game 2, hand 5: Cat's 12 no now takes 4-4 with the five of hearts against her
     # side: side 0 has 1 point, set -24 all the same; side 1 takes 4 + 5 = 9 -> 14 - 1 + 9 = 22.
