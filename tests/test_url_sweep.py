@@ -138,7 +138,7 @@ def test_outsider_gets_404_on_every_club_url_and_writes_nothing(world, charlie):
     client = client_for(charlie)
     before = database_fingerprint()
     checked = 0
-    for route, pattern, namespace in all_patterns():
+    for route, _pattern, namespace in all_patterns():
         if namespace == "admin:" or not club_scoped(route):
             continue
         url = fill(route, path_args(world, charlie))
