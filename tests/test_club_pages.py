@@ -420,3 +420,10 @@ def test_login_is_throttled_after_five_failures(alice):
     later = timezone.now() - datetime.timedelta(minutes=16)
     AccessAttempt.objects.update(attempt_time=later)
     assert client.post(url, {"username": "alice", "password": PASSWORD}).status_code == 302
+
+
+def test_the_standings_page_speaks_french(played, club, as_bob):
+    as_bob.post(reverse("set_language"), {"language": "fr", "next": "/"})
+    page = as_bob.get(reverse("standings", args=[club.slug])).content.decode()
+    assert "Classement" in page and "Pts pour" in page
+    assert re.search(r"mis à jour il y a \d+ s", page)
