@@ -176,6 +176,8 @@ def derived_data_send(*, season_ids: Iterable[int] = (), club_ids: Iterable[int]
     fails) is logged, and reconciliation catches up later. Returns True if all were queued."""
     from leagues import tasks  # the tasks module imports this one
 
+    from kombu.exceptions import OperationalError as BrokerError
+
     ok = True
     jobs = [(tasks.standings_rebuild, s) for s in season_ids]
     jobs += [(tasks.ratings_rebuild, c) for c in club_ids]
@@ -183,10 +185,14 @@ def derived_data_send(*, season_ids: Iterable[int] = (), club_ids: Iterable[int]
         try:
             # No publish retries: a hand submit must never wait on a broker that is down.
             task.apply_async((object_id,), retry=False)
-        except Exception:  # any broker or rebuild failure: the hand is saved, log and go on
+        except BrokerError:
+            # Down for one is down for all: do not pay the connect timeout again per job.
+            log.exception("broker down: could not queue %s; reconciliation will catch up", jobs)
+            return False
+        except Exception:  # an eager rebuild that failed: the hand is saved, log and go on
             ok = False
             log.exception(
-                "could not queue %s(%s); reconciliation will catch up", task.name, object_id
+                "could not run %s(%s); reconciliation will catch up", task.name, object_id
             )
     return ok
 

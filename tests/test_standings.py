@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+import time
 
 import pytest
 from django.core.management import call_command
@@ -278,7 +279,7 @@ def test_a_broker_that_is_down_never_stops_a_hand(
     with caplog.at_level(logging.ERROR), django_capture_on_commit_callbacks(execute=True):
         recorded = hand_record(game=game, hand=GAME_1[-1])
     assert recorded.created and Game.objects.get(pk=game.pk).status == "finished"
-    assert "reconciliation will catch up" in caplog.text
+    assert "broker down" in caplog.text
     assert not StandingsSnapshot.objects.exists()
     # Reconciliation (the beat job) finds the season and the club stale and catches up.
     monkeypatch.undo()
@@ -313,3 +314,33 @@ def test_the_tasks_are_thin_late_acked_and_retried():
 
     beat = settings.CELERY_BEAT_SCHEDULE["derived-data-reconcile"]
     assert beat["task"] == tasks.derived_data_reconcile.name
+
+
+def test_a_real_unreachable_broker_costs_a_hand_at_most_one_connect_timeout(
+    club, season, by_name, django_capture_on_commit_callbacks, caplog
+):
+    """No mock: Celery publishes to a Redis address where nothing listens."""
+    from kaiser_league.celery import app as celery_app
+
+    ann, bob, cat, dan = (by_name[n] for n in ("Ann", "Bob", "Cat", "Dan"))
+    game = play(club, season, [ann, cat, bob, dan], GAME_1[:-1])
+
+    def fresh_connections() -> None:
+        # Publishing reuses pooled connections to the broker configured first: drop them.
+        celery_app._pool = None
+        celery_app.amqp._producer_pool = None
+
+    saved = (celery_app.conf.task_always_eager, celery_app.conf.broker_url)
+    celery_app.conf.update(task_always_eager=False, broker_url="redis://127.0.0.1:9/0")
+    fresh_connections()
+    try:
+        started = time.monotonic()
+        with caplog.at_level(logging.ERROR), django_capture_on_commit_callbacks(execute=True):
+            hand_record(game=game, hand=GAME_1[-1])
+        elapsed = time.monotonic() - started
+    finally:
+        celery_app.conf.update(task_always_eager=saved[0], broker_url=saved[1])
+        fresh_connections()
+    assert Game.objects.get(pk=game.pk).status == "finished"
+    assert "broker down" in caplog.text
+    assert elapsed < 4  # one connect attempt (CELERY_BROKER_TRANSPORT_OPTIONS), not one per job
