@@ -21,6 +21,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as BrokerError
 
 from leagues.derived import counted_games, ratings_compute, standings_compute
 from leagues.models import (
@@ -175,8 +176,6 @@ def derived_data_send(*, season_ids: Iterable[int] = (), club_ids: Iterable[int]
     """Queue the rebuilds now. Never raises: a broker that is down (or an eager rebuild that
     fails) is logged, and reconciliation catches up later. Returns True if all were queued."""
     from leagues import tasks  # the tasks module imports this one
-
-    from kombu.exceptions import OperationalError as BrokerError
 
     ok = True
     jobs = [(tasks.standings_rebuild, s) for s in season_ids]
