@@ -229,6 +229,8 @@ def test_query_count_of_the_staff_pages(
         reverse("player_edit", args=[club.slug, players[0].pk]),
         reverse("club_create"),
         reverse("signup"),
+        reverse("password_reset"),
+        reverse("invitation_accept", args=[services.invitation_create(club=club).token]),
     ):
         with django_assert_max_num_queries(12):
             as_alice.get(url)
