@@ -17,7 +17,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from leagues import services
 from leagues.models import Club, Invitation, Membership, Player, PlayerStanding, Season
@@ -426,6 +426,9 @@ def test_login_is_throttled_after_five_failures(alice):
 
 def test_the_standings_page_speaks_french(played, club, as_bob):
     as_bob.post(reverse("set_language"), {"language": "fr", "next": "/"})
-    page = as_bob.get(reverse("standings", args=[club.slug])).content.decode()
+    try:
+        page = as_bob.get(reverse("standings", args=[club.slug])).content.decode()
+    finally:
+        translation.activate("en")  # the request left French active in this thread
     assert "Classement" in page and "Pts pour" in page
     assert re.search(r"mis à jour il y a \d+ s", page)

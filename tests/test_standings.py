@@ -330,8 +330,10 @@ def test_a_real_unreachable_broker_costs_a_hand_at_most_one_connect_timeout(
         celery_app._pool = None
         celery_app.amqp._producer_pool = None
 
-    saved = (celery_app.conf.task_always_eager, celery_app.conf.broker_url)
-    celery_app.conf.update(task_always_eager=False, broker_url="redis://127.0.0.1:9/0")
+    conf = celery_app.conf
+    saved = (conf.task_always_eager, conf.broker_url, conf.broker_write_url)
+    nowhere = "redis://127.0.0.1:9/0"
+    conf.update(task_always_eager=False, broker_url=nowhere, broker_write_url=nowhere)
     fresh_connections()
     try:
         started = time.monotonic()
@@ -339,7 +341,7 @@ def test_a_real_unreachable_broker_costs_a_hand_at_most_one_connect_timeout(
             hand_record(game=game, hand=GAME_1[-1])
         elapsed = time.monotonic() - started
     finally:
-        celery_app.conf.update(task_always_eager=saved[0], broker_url=saved[1])
+        conf.update(task_always_eager=saved[0], broker_url=saved[1], broker_write_url=saved[2])
         fresh_connections()
     assert Game.objects.get(pk=game.pk).status == "finished"
     assert "broker down" in caplog.text
