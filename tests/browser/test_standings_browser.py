@@ -79,3 +79,26 @@ def test_the_same_links_work_without_javascript(browser, live_server, standings_
         assert "No counted games yet." in page.locator("#standings-table").inner_text()
     finally:
         context.close()
+
+
+@pytest.mark.browser
+def test_player_page_draws_the_rating_chart(page, live_server, django_user_model):
+    from leagues import services
+    from tests.leagues_helpers import two_games
+
+    user = django_user_model.objects.create_user("sec", password="kaiser-secretary-52")
+    club = Club.objects.create(name="Club Kaiser de Ponteix", slug="ponteix")
+    Membership.objects.create(club=club, user=user, role=Role.MEMBER)
+    season = Season.objects.create(club=club, name="2026", starts_on=datetime.date(2026, 9, 1))
+    players = {n: Player.objects.create(club=club, name=n) for n in ("Ann", "Bob", "Cat", "Dan")}
+    for _ in range(3):
+        two_games(club, season, players)
+    services.ratings_rebuild(club_id=club.pk)
+    services.standings_rebuild(season_id=season.pk)
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/clubs/ponteix/players/{players['Bob'].pk}/")
+    box = page.locator("svg.chart polyline").bounding_box()
+    assert box is not None and box["width"] > 200
+    assert page.locator("text=6 games").count() == 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "player-phone.png"), full_page=True)
