@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_tables2 import RequestConfig
@@ -60,7 +61,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         nxt = request.POST.get("next", "")
-        return redirect(nxt if nxt.startswith("/") and not nxt.startswith("//") else "home")
+        safe = url_has_allowed_host_and_scheme(
+            nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
+        return redirect(nxt if nxt and safe else "home")
     return render(
         request, "registration/signup.html", {"form": form, "next": request.GET.get("next", "")}
     )

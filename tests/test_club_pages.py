@@ -432,3 +432,17 @@ def test_the_standings_page_speaks_french(played, club, as_bob):
         translation.activate("en")  # the request left French active in this thread
     assert "Classement" in page and "Pts pour" in page
     assert re.search(r"mis à jour il y a \d+ s", page)
+
+
+def test_sign_up_follows_next_only_within_the_site(db):
+    data = {
+        "email": "x@example.com",
+        "password1": "kaiser-sask-2026!",
+        "password2": "kaiser-sask-2026!",
+    }
+    response = Client().post(reverse("signup"), data | {"username": "u1", "next": "/join/abc/"})
+    assert response.url == "/join/abc/"
+    response = Client().post(
+        reverse("signup"), data | {"username": "u2", "next": "https://evil.example/"}
+    )
+    assert response.url == reverse("home")
