@@ -245,3 +245,12 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
+
+# --- Standings and ratings (issue 4) --------------------------------------------------------
+# Beat catches up on rebuilds that could not be queued (broker down) or were lost.
+CELERY_BEAT_SCHEDULE = {
+    "derived-data-reconcile": {
+        "task": "leagues.derived_data_reconcile",
+        "schedule": env_int("DERIVED_DATA_RECONCILE_SECONDS", 300),
+    }
+}

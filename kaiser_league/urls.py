@@ -11,6 +11,27 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Password reset: the e-mail goes through EMAIL_BACKEND (console by default).
+    path(
+        "accounts/password-reset/",
+        auth_views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password-reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("games/", include("scorecards.urls")),
     path("tournaments/", include("leagues.tournament_urls")),
@@ -20,5 +41,6 @@ urlpatterns = [
         import_views.club_game_import,
         name="club_game_import",
     ),
+    path("", include("leagues.club_urls")),
     path("", include("leagues.urls")),
 ]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
-from leagues.models import Club, Membership
+from leagues.models import Club, Membership, Player
 from leagues.roles import VIEW, role_can
 
 
@@ -48,3 +48,35 @@ def club_for_member(request: HttpRequest, slug: str, action: str = VIEW) -> Club
     if not role_can(membership.role, action):
         raise PermissionDenied
     return ClubAccess(club, membership)
+
+
+def club_for_viewer(request: HttpRequest, slug: str) -> ClubAccess:
+    """The club `slug` for its standings pages (standings, ratings, a player's record): members
+    always; anyone, signed in or not, when the club made its standings public. Http404 else."""
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404("No such club")
+    membership = membership_of(request, club)
+    if membership is None and not club.standings_public:
+        raise Http404("No such club")
+    return ClubAccess(club, membership)
+
+
+def player_for_viewer(request: HttpRequest, slug: str, player_id: int) -> tuple[ClubAccess, Player]:
+    """A player of the club `slug`, under the same rule as club_for_viewer (Http404 else)."""
+    access = club_for_viewer(request, slug)
+    player = Player.objects.filter(club=access.club, pk=player_id).select_related("user").first()
+    if player is None:
+        raise Http404("No such player")
+    return access, player
+
+
+def player_for_member(
+    request: HttpRequest, slug: str, player_id: int, action: str
+) -> tuple[ClubAccess, Player]:
+    """A player of the club `slug` for a member allowed `action` (Http404 / PermissionDenied)."""
+    access = club_for_member(request, slug, action)
+    player = Player.objects.filter(club=access.club, pk=player_id).first()
+    if player is None:
+        raise Http404("No such player")
+    return access, player

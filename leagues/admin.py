@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from leagues.models import Club, Membership, Player, Season
+from leagues.models import (
+    Club,
+    Invitation,
+    Membership,
+    Player,
+    PlayerRating,
+    PlayerStanding,
+    Season,
+    StandingsSnapshot,
+)
 
 
 class MembershipInline(admin.TabularInline):
@@ -51,3 +60,40 @@ class TournamentAdmin(admin.ModelAdmin):
 @admin.register(TournamentRound)
 class TournamentRoundAdmin(admin.ModelAdmin):
     list_display = ["tournament", "number", "status", "drawn_at", "closed_at"]
+
+
+# --- Issue 4: invitations and the derived snapshots (read-only: rebuilt from hands) -----------
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["club", "role", "created_at", "expires_at", "revoked"]
+    list_filter = ["club", "revoked"]
+    readonly_fields = ["token"]
+
+
+class _SnapshotAdmin(admin.ModelAdmin):
+    """Standings and ratings are written by the rebuild services only."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(PlayerStanding)
+class PlayerStandingAdmin(_SnapshotAdmin):
+    list_display = ["player", "season", "games", "wins", "points_for", "streak"]
+    list_filter = ["season"]
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(_SnapshotAdmin):
+    list_display = ["player", "club", "ordinal", "games"]
+    list_filter = ["club"]
+
+
+@admin.register(StandingsSnapshot)
+class StandingsSnapshotAdmin(_SnapshotAdmin):
+    list_display = ["season", "computed_at", "games", "hands"]

@@ -17,3 +17,65 @@ def club_recent_games(club: Club, limit: int = 20):
     from scorecards.models import Game
 
     return Game.objects.filter(club=club).prefetch_related("seats").order_by("-created_at")[:limit]
+
+
+# --- Standings and ratings pages (issue 4): they read snapshots, never recompute -----------
+
+
+def club_seasons(club: Club) -> list:
+    return list(club.seasons.select_related("standings").order_by("-starts_on", "name"))
+
+
+def season_player_standings(season) -> QuerySet:
+    from leagues.models import PlayerStanding
+
+    return PlayerStanding.objects.filter(season=season).select_related("player")
+
+
+def season_partnership_standings(season) -> QuerySet:
+    from leagues.models import PartnershipStanding
+
+    return PartnershipStanding.objects.filter(season=season).select_related("first", "second")
+
+
+def club_player_ratings(club: Club) -> QuerySet:
+    from leagues.models import PlayerRating
+
+    return PlayerRating.objects.filter(club=club).select_related("player")
+
+
+def club_ratings_snapshot(club: Club):
+    from leagues.models import RatingSnapshot
+
+    return RatingSnapshot.objects.filter(club=club).first()
+
+
+def player_games(player, limit: int = 50) -> list:
+    """The player's games, latest first, with their seats (for the player page)."""
+    from scorecards.models import Game
+
+    return list(
+        Game.objects.filter(seats__player=player)
+        .select_related("season")
+        .prefetch_related("seats")
+        .order_by("-created_at")[:limit]
+    )
+
+
+def player_partnerships(player) -> list:
+    """The player's partnership standings lines, every season (snapshot rows)."""
+    from django.db.models import Q
+
+    from leagues.models import PartnershipStanding
+
+    return list(
+        PartnershipStanding.objects.filter(Q(first=player) | Q(second=player))
+        .select_related("first", "second", "season")
+        .order_by("-season__starts_on", "-games")
+    )
+
+
+def player_rating_points(player) -> list:
+    from leagues.models import RatingPoint
+
+    return list(RatingPoint.objects.filter(player=player).order_by("seq"))

@@ -64,6 +64,7 @@ def _hand_inputs(game: Game) -> list[HandInput]:
 
 def _apply_score(game: Game, score: GameScore) -> None:
     """Copy the engine's result into the cached fields of the game row (and save it)."""
+    was_finished = game.status == GameStatus.FINISHED
     game.scores = list(score.scores)
     game.target = score.target
     game.next_dealer = score.next_dealer
@@ -92,6 +93,12 @@ def _apply_score(game: Game, score: GameScore) -> None:
             "updated_at",
         ]
     )
+    # Standings and ratings: a game that finishes, or a finished game that changes (a hand
+    # corrected or undone), queues their rebuild once this transaction commits.
+    if was_finished or score.finished:
+        from leagues.services import derived_data_queue
+
+        derived_data_queue(game=game)
 
 
 def _hand_fields(hand: HandInput, scored: HandScore) -> dict:

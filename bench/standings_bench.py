@@ -1,0 +1,204 @@
+"""Standings and ratings rebuild time for a season of N hands (prints its numbers).
+
+    .venv/bin/python bench/standings_bench.py                     # 24,000 hands on SQLite
+    .venv/bin/python bench/standings_bench.py --hands 200000
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/kaiser_bench .venv/bin/python \
+        bench/standings_bench.py --hands 24000
+
+The season is built fast with bulk_create (not through the web or the hand services): nights of
+40 tables x 20 hands, each table a finished 4-seat standard game of exactly 20 hands, players
+drawn from a pool of 160 and seated at random each night. Each 20-hand game is one of a pool of
+sequences found once by the rules engine (random plausible hands, kept only when the game ends on
+hand 20), so every stored hand is one the engine accepts. Without DATABASE_URL a fresh SQLite file
+in a temporary directory is used; on PostgreSQL the bench club is deleted at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import random
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def setup_django() -> None:
+    if not os.environ.get("DATABASE_URL") and not os.environ.get("SQLITE_PATH"):
+        os.environ["SQLITE_PATH"] = str(Path(tempfile.mkdtemp()) / "bench.sqlite3")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kaiser_league.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def sequence_pool(size: int, hands: int, seed: int = 4) -> list[list]:
+    """`size` hand sequences of standard 4-seat games that end exactly on hand `hands`."""
+    from leagues.demo import plausible_hand
+    from scorecards.rules import game_play, game_score, rules_build
+
+    rules = rules_build({"preset": "standard"})
+    rng = random.Random(seed)
+    pool = []
+    while len(pool) < size:
+        game = game_score(rules, [], 0)
+        chosen = []
+        for number in range(1, hands + 1):
+            last = number == hands
+            for _try in range(400):
+                hand = plausible_hand(rng, rules)
+                after = game_play(game, hand)
+                if after.finished == last:
+                    game, chosen = after, [*chosen, hand]
+                    break
+            else:
+                break
+        if len(chosen) == hands:
+            pool.append((chosen, game))
+    return pool
+
+
+def build_season(hands_total: int, tables: int, per_table: int, pool_size: int):
+    """Bulk-create a club, 160 players, a season and its games, seats and hands."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.utils import timezone
+
+    from leagues.models import Club, Player, Season
+    from scorecards.models import Game, GameStatus, Hand, Seat
+    from scorecards.rules import rules_build
+
+    rules = rules_build({"preset": "standard"}).as_dict()
+    pool = sequence_pool(pool_size, per_table)
+    nights = max(1, hands_total // (tables * per_table))
+    rng = random.Random(7)
+    slug = f"bench-{uuid.uuid4().hex[:8]}"
+    with transaction.atomic():
+        owner = get_user_model().objects.create_user(slug)
+        club = Club.objects.create(name=f"Bench {slug}", slug=slug)
+        club.memberships.create(user=owner, role="owner")
+        players = Player.objects.bulk_create(
+            Player(club=club, name=f"Player {i:03}") for i in range(tables * 4)
+        )
+        season = Season.objects.create(
+            club=club, name="bench", starts_on=datetime.date(2026, 9, 1), rules={}
+        )
+    start = timezone.now() - datetime.timedelta(days=nights + 1)
+    for night in range(nights):
+        seated = players[:]
+        rng.shuffle(seated)
+        with transaction.atomic():
+            games = []
+            chosen = []
+            for table in range(tables):
+                sequence, score = pool[rng.randrange(len(pool))]
+                chosen.append((sequence, score))
+                games.append(
+                    Game(
+                        club=club,
+                        season=season,
+                        table_label=f"Table {table + 1}",
+                        rules=rules,
+                        first_dealer=0,
+                        status=GameStatus.FINISHED,
+                        winner=score.winner,
+                        finish_reason=score.reason or "",
+                        finished_at=start + datetime.timedelta(days=night, minutes=table),
+                        scores=list(score.scores),
+                        target=score.target,
+                        hand_count=len(sequence),
+                    )
+                )
+            games = Game.objects.bulk_create(games)
+            seats, rows = [], []
+            for table, (game, (sequence, score)) in enumerate(zip(games, chosen, strict=True)):
+                for seat in range(4):
+                    player = seated[table * 4 + seat]
+                    seats.append(Seat(game=game, seat=seat, name=player.name, player=player))
+                for hand, scored in zip(sequence, score.hands, strict=True):
+                    rows.append(
+                        Hand(
+                            game=game,
+                            number=scored.number,
+                            record=hand.to_dict(),
+                            dealer=scored.dealer,
+                            thrown_in=scored.thrown_in,
+                            bidder=scored.bidder,
+                            bid=scored.bid,
+                            kind=scored.kind or "",
+                            tricks=list(scored.tricks) if scored.tricks else None,
+                            five_hearts=hand.five_hearts,
+                            three_spades=hand.three_spades,
+                            idempotency_key=uuid.uuid4(),
+                        )
+                    )
+            Seat.objects.bulk_create(seats)
+            Hand.objects.bulk_create(rows, batch_size=2000)
+    return club, season
+
+
+def timed(label: str, fn) -> float:
+    started = time.perf_counter()
+    fn()
+    elapsed = time.perf_counter() - started
+    print(f"  {label:<44} {elapsed:8.2f} s")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=24_000)
+    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--per-table", type=int, default=20)
+    parser.add_argument("--pool", type=int, default=60, help="distinct 20-hand games")
+    parser.add_argument("--keep", action="store_true", help="keep the bench club afterwards")
+    args = parser.parse_args()
+    setup_django()
+    from django.db import connection
+
+    from leagues import services
+    from leagues.models import PlayerStanding, RatingPoint
+    from scorecards.models import Hand
+
+    print(f"standings bench on {connection.vendor}: {args.hands:,} hands requested")
+    started = time.perf_counter()
+    club, season = build_season(args.hands, args.tables, args.per_table, args.pool)
+    hands = Hand.objects.filter(game__season=season).count()
+    games = season.games.count()
+    print(f"  built {games:,} games, {hands:,} hands in {time.perf_counter() - started:.1f} s")
+    timed(
+        "standings_rebuild (first, writes the rows)",
+        lambda: services.standings_rebuild(season_id=season.pk),
+    )
+    timed(
+        "standings_rebuild (again, nothing changes)",
+        lambda: services.standings_rebuild(season_id=season.pk),
+    )
+    timed("ratings_rebuild (first)", lambda: services.ratings_rebuild(club_id=club.pk))
+    timed(
+        "ratings_rebuild (again, nothing changes)",
+        lambda: services.ratings_rebuild(club_id=club.pk),
+    )
+    print(
+        f"  rows: {PlayerStanding.objects.filter(season=season).count()} player standings, "
+        f"{RatingPoint.objects.filter(player__club=club).count():,} rating points"
+    )
+    if not args.keep:
+        from django.contrib.auth import get_user_model
+
+        club.delete()
+        get_user_model().objects.filter(username=club.slug).delete()
+
+
+if __name__ == "__main__":
+    main()

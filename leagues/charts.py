@@ -1,0 +1,36 @@
+"""Inline SVG charts (no JavaScript, CSP-safe): only scales stored numbers to the drawing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+WIDTH, HEIGHT, PAD = 320, 120, 8
+
+
+@dataclass(frozen=True)
+class LineChart:
+    points: str  # the polyline's "x,y x,y ..."
+    low: float
+    high: float
+    first: float
+    last: float
+    width: int = WIDTH
+    height: int = HEIGHT
+    zero_y: float | None = None  # where 0 falls, when it is in range
+
+
+def line_chart(values: Sequence[float]) -> LineChart | None:
+    """A polyline of `values` in order, scaled to fit WIDTH x HEIGHT. None for no values."""
+    if not values:
+        return None
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = (WIDTH - 2 * PAD) / max(len(values) - 1, 1)
+
+    def y(value: float) -> float:
+        return round(HEIGHT - PAD - (value - low) / span * (HEIGHT - 2 * PAD), 1)
+
+    points = " ".join(f"{round(PAD + i * step, 1)},{y(v)}" for i, v in enumerate(values))
+    zero = y(0.0) if low <= 0 <= high else None
+    return LineChart(points, low, high, values[0], values[-1], zero_y=zero)

@@ -1,0 +1,36 @@
+"""URLs of the club pages of issue 4 (included before leagues.urls: `clubs/new/` first)."""
+
+from django.urls import path
+
+from leagues import club_views as views
+
+urlpatterns = [
+    path("accounts/signup/", views.signup, name="signup"),
+    path("clubs/new/", views.club_create, name="club_create"),
+    path("join/<str:token>/", views.invitation_accept, name="invitation_accept"),
+    path("clubs/<slug:slug>/settings/", views.club_settings, name="club_settings"),
+    path("clubs/<slug:slug>/members/", views.club_members, name="club_members"),
+    path(
+        "clubs/<slug:slug>/members/<int:membership_id>/role/",
+        views.membership_role,
+        name="membership_role",
+    ),
+    path("clubs/<slug:slug>/invitations/", views.invitation_create, name="invitation_create"),
+    path(
+        "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        views.invitation_revoke,
+        name="invitation_revoke",
+    ),
+    path("clubs/<slug:slug>/players/", views.club_players, name="club_players"),
+    path("clubs/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),
+    path("clubs/<slug:slug>/players/<int:player_id>/edit/", views.player_edit, name="player_edit"),
+    path("clubs/<slug:slug>/seasons/", views.club_seasons, name="club_seasons"),
+    path("clubs/<slug:slug>/standings/", views.standings, name="standings"),
+    path(
+        "clubs/<slug:slug>/standings/partnerships/",
+        views.standings_partnerships,
+        name="standings_partnerships",
+    ),
+    path("clubs/<slug:slug>/standings/refresh/", views.standings_refresh, name="standings_refresh"),
+    path("clubs/<slug:slug>/ratings/", views.ratings, name="ratings"),
+]

@@ -1,0 +1,87 @@
+"""Forms of the club pages. They validate input only; services do the writing."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from leagues.models import Club, Season
+from leagues.roles import Role
+from scorecards.rules import PRESETS
+
+
+class StandingsFilterForm(forms.Form):
+    season = forms.ModelChoiceField(
+        queryset=Season.objects.none(), required=False, empty_label=None, label=_("Season")
+    )
+    min_games = forms.IntegerField(
+        min_value=0, max_value=10000, required=False, label=_("Minimum games")
+    )
+
+    def __init__(self, *args, club: Club, seasons: list[Season] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["season"]
+        field.queryset = club.seasons.all()
+        if seasons is not None:
+            # The seasons are already loaded: no second query for the choices.
+            field.choices = [(s.pk, str(s)) for s in seasons]
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(label=_("E-mail"), required=True)
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_("Club name"), max_length=100)
+
+
+class ClubSettingsForm(forms.Form):
+    name = forms.CharField(label=_("Club name"), max_length=100)
+    standings_public = forms.BooleanField(label=_("Public standings"), required=False)
+    hands_need_confirmation = forms.BooleanField(label=_("Hands need confirming"), required=False)
+
+
+INVITABLE_ROLES = [(r.value, r.label) for r in Role if r != Role.OWNER]
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=INVITABLE_ROLES, initial=Role.MEMBER)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+
+
+class PlayerLinkForm(forms.Form):
+    user = forms.ModelChoiceField(
+        queryset=get_user_model().objects.none(), required=False, label=_("Account")
+    )
+
+    def __init__(self, *args, club: Club, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["user"].queryset = (
+            get_user_model().objects.filter(memberships__club=club).order_by("username")
+        )
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    starts_on = forms.DateField(
+        label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        label=_("Ends on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    preset = forms.ChoiceField(
+        label=_("Rules"), choices=[(p, p) for p in PRESETS], initial="standard"
+    )

@@ -1,0 +1,117 @@
+"""django-tables2 tables of the standings and ratings snapshots (sortable, paginated, exported
+to CSV and XLSX). They only display stored snapshot rows: nothing is computed here."""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from leagues.models import PartnershipStanding, PlayerRating, PlayerStanding
+
+NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
+PER_PAGE = 25
+
+
+class _Streak(tables.Column):
+    def render(self, value: int) -> str:
+        if value > 0:
+            return _("W%(n)s") % {"n": value}
+        if value < 0:
+            return _("L%(n)s") % {"n": -value}
+        return "–"
+
+    def value(self, value: int) -> int:
+        return value
+
+
+class _Figures(tables.Table):
+    games = tables.Column(verbose_name=_("Games"), attrs=NUM)
+    wins = tables.Column(verbose_name=_("Wins"), attrs=NUM)
+    win_pct = tables.Column(verbose_name=_("Win %"), attrs=NUM)
+    points_for = tables.Column(verbose_name=_("Pts for"), attrs=NUM)
+    points_against = tables.Column(verbose_name=_("Pts against"), attrs=NUM)
+    avg_points = tables.Column(verbose_name=_("Avg pts/hand"), attrs=NUM)
+    bids_made = tables.Column(verbose_name=_("Bids made"), attrs=NUM)
+    bids_attempted = tables.Column(verbose_name=_("Bids tried"), attrs=NUM)
+    nt_bids_made = tables.Column(verbose_name=_("No-trump made"), attrs=NUM)
+    times_set = tables.Column(verbose_name=_("Times set"), attrs=NUM)
+    kaisers = tables.Column(verbose_name=_("Kaisers"), attrs=NUM)
+    streak = _Streak(verbose_name=_("Streak"), attrs=NUM)
+
+    class Meta:
+        attrs = {"class": "standings"}
+        empty_text = _("No counted games yet.")
+        order_by = ("-wins", "-win_pct")
+
+
+def _player_link(club_slug: str, player_id: int, name: str) -> str:
+    url = reverse("player_detail", kwargs={"slug": club_slug, "player_id": player_id})
+    return format_html('<a href="{}">{}</a>', url, name)
+
+
+class PlayerStandingTable(_Figures):
+    player = tables.Column(verbose_name=_("Player"), order_by=("player__name",))
+
+    class Meta(_Figures.Meta):
+        model = PlayerStanding
+        fields = ("player",)
+        sequence = ("player", "...")
+
+    def render_player(self, record: PlayerStanding) -> str:
+        return _player_link(self.club_slug, record.player_id, record.player.name)
+
+    def value_player(self, record: PlayerStanding) -> str:
+        return record.player.name
+
+
+class PartnershipStandingTable(_Figures):
+    partnership = tables.Column(
+        verbose_name=_("Partnership"), accessor="first__name", order_by=("first__name",)
+    )
+
+    class Meta(_Figures.Meta):
+        model = PartnershipStanding
+        fields = ()
+        sequence = ("partnership", "...")
+
+    def render_partnership(self, record: PartnershipStanding) -> str:
+        return format_html(
+            "{} &amp; {}",
+            _player_link(self.club_slug, record.first_id, record.first.name),
+            _player_link(self.club_slug, record.second_id, record.second.name),
+        )
+
+    def value_partnership(self, record: PartnershipStanding) -> str:
+        return f"{record.first.name} & {record.second.name}"
+
+
+class PlayerRatingTable(tables.Table):
+    player = tables.Column(verbose_name=_("Player"), order_by=("player__name",))
+    ordinal = tables.Column(verbose_name=_("Rating"), attrs=NUM)
+    games = tables.Column(verbose_name=_("Games"), attrs=NUM)
+    mu = tables.Column(verbose_name="μ", attrs=NUM)
+    sigma = tables.Column(verbose_name="σ", attrs=NUM)
+
+    class Meta:
+        model = PlayerRating
+        fields = ("player", "ordinal", "games", "mu", "sigma")
+        attrs = {"class": "standings"}
+        empty_text = _("No counted games yet.")
+        order_by = ("-ordinal",)
+
+    def render_player(self, record: PlayerRating) -> str:
+        return _player_link(self.club_slug, record.player_id, record.player.name)
+
+    def value_player(self, record: PlayerRating) -> str:
+        return record.player.name
+
+    def render_ordinal(self, value: float) -> str:
+        return f"{value:.1f}"
+
+    def render_mu(self, value: float) -> str:
+        return f"{value:.2f}"
+
+    def render_sigma(self, value: float) -> str:
+        return f"{value:.2f}"

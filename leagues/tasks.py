@@ -1,0 +1,43 @@
+"""Celery tasks of the derived data: thin (ids in, a service call), idempotent, late-acked.
+
+A worker that dies mid-rebuild leaves the message unacknowledged (acks_late with
+reject_on_worker_lost), so another worker runs it again: safe, since a rebuild is idempotent.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import DatabaseError, InterfaceError
+from kombu.exceptions import OperationalError as BrokerError
+
+from leagues import services
+
+# Transient failures worth another try; a bug raises anything else and is not retried.
+RETRY_ON = (DatabaseError, InterfaceError, BrokerError)
+OPTIONS = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "time_limit": 600,
+    "soft_time_limit": 540,
+    "autoretry_for": RETRY_ON,
+    "retry_backoff": 5,
+    "retry_backoff_max": 300,
+    "retry_jitter": True,
+    "max_retries": 6,
+}
+
+
+@shared_task(name="leagues.standings_rebuild", **OPTIONS)
+def standings_rebuild(season_id: int) -> None:
+    services.standings_rebuild(season_id=season_id)
+
+
+@shared_task(name="leagues.ratings_rebuild", **OPTIONS)
+def ratings_rebuild(club_id: int) -> None:
+    services.ratings_rebuild(club_id=club_id)
+
+
+@shared_task(name="leagues.derived_data_reconcile", **(OPTIONS | {"max_retries": 1}))
+def derived_data_reconcile() -> None:
+    """Periodic (celery beat, CELERY_BEAT_SCHEDULE): queue rebuilds of stale snapshots."""
+    services.derived_data_reconcile()
