@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from kaiser_league import views
+from scorecards import start_views
 from scorecards import views as scorecard_views
 
 urlpatterns = [
@@ -13,5 +14,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("games/", include("scorecards.urls")),
     path("t/<str:token>/", scorecard_views.game_table_join, name="game_table_join"),
+    path("clubs/<slug:slug>/games/new", start_views.club_game_new, name="club_game_new"),
     path("", include("leagues.urls")),
 ]
