@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from leagues.roles import GAME_START
 from scorecards.access import GameAccess, game_for_member
 from scorecards.handform import HandForm, hand_form_initial, hand_form_parse
-from scorecards.models import Game, Hand
+from scorecards.models import FinishReason, Game, Hand
 from scorecards.qr import qr_svg, table_link
 from scorecards.rules import GameScore, HandError, KaiserError, Rules, call_text
 from scorecards.selectors import (
@@ -139,6 +139,10 @@ def _entry(
         "dealer_name": "" if dealer is None else names[dealer],
         "seats": list(enumerate(names)),
         "sides": list(enumerate(sides)),
+        "totals": [
+            (side, name, total)
+            for side, (name, total) in enumerate(zip(sides, score.scores, strict=True))
+        ],
         "two_sides": rules.side_count == 2,
         "kinds": [(kind, _kind_label(kind)) for kind in kinds],
         "bids": range(rules.min_bid, rules.max_bid + 1),
@@ -186,6 +190,7 @@ def _sheet_context(
         "chart": score_chart(score),
         "version": sheet_version(game),
         "winner_name": sides[score.winner] if score.winner is not None else "",
+        "finish_reason": FinishReason(score.reason).label if score.reason else "",
         "needs_confirming": needs_confirming,
         "unconfirmed": needs_confirming and any(h.confirmed_at is None for h in hands),
         "table_link": link,

@@ -82,6 +82,11 @@
     form.reset();
     form.elements.idempotency_key.value = uuid4();
     if (next) { number.value = next; }
+    /* Until the server has the hand, this phone does not know the next dealer or totals. */
+    var title = document.getElementById("entry-title"), preview = document.getElementById("preview");
+    if (title && next) { title.textContent = title.dataset.next.replace("__N__", next); }
+    form.querySelectorAll(".dealer-name, .totals").forEach(function (el) { el.hidden = true; });
+    if (preview) { preview.textContent = ""; }
     show();
   }
 
