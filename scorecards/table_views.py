@@ -9,6 +9,7 @@ answer with fragments of `scorecards/game_sheet.html`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import uuid
 from typing import Any
 
@@ -66,6 +67,11 @@ def _kind_label(kind: str) -> str:
     return labels[kind]
 
 
+@functools.lru_cache(maxsize=256)
+def _table_qr(link: str) -> str:
+    return qr_svg(link)
+
+
 def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
@@ -73,9 +79,11 @@ def _wants_json(request: HttpRequest) -> bool:
 def _names(game: Game) -> list[str]:
     """The seat names in seat order: from the prefetched seats, else from the cache (seats
     never change once a game has started, so this saves a read on every hand submit)."""
-    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
-        return [seat.name for seat in sorted(game.seats.all(), key=lambda s: s.seat)]
     key = f"kaiser:seat-names:{game.pk}:{game.created_at.timestamp()}"
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        names = seat_names(game)
+        cache.set(key, names, SEAT_NAMES_SECONDS)  # the phone that shows the sheet warms it
+        return names
     return cache.get_or_set(key, lambda: seat_names(game), SEAT_NAMES_SECONDS)
 
 
@@ -194,7 +202,8 @@ def _sheet_context(
         "needs_confirming": needs_confirming,
         "unconfirmed": needs_confirming and any(h.confirmed_at is None for h in hands),
         "table_link": link,
-        "table_qr": qr_svg(link) if link else "",
+        # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
+        "table_qr": _table_qr(link) if link and not request.htmx else "",
         "entry": _entry(game, rules, score, names, phone_seat=_phone_seat(request, game), **entry),
     }
 
