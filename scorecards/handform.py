@@ -11,8 +11,9 @@ points. Field names are the contract of `POST /games/<id>/hands/`:
 
 from __future__ import annotations
 
+import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,7 +60,96 @@ class HandForm:
         self.errors.setdefault(name, []).append(message)
 
     def add_engine_error(self, error: KaiserError) -> None:
-        self.add_error(ENGINE_FIELDS.get(error.field, "hand"), error.message)
+        self.add_error(ENGINE_FIELDS.get(error.field, "hand"), engine_message(error))
+
+
+def missing_label(field: str) -> str:
+    labels = {
+        "bidder": _("the bidder"),
+        "bid": _("the bid"),
+        "tricks": _("the tricks"),
+        "seat_tricks": _("the tricks per seat"),
+        "five_hearts": _("who took the 5 of hearts"),
+        "three_spades": _("who took the 3 of spades"),
+    }
+    return labels.get(field, field)
+
+
+def _card(name: str) -> str:
+    return _("the 5 of hearts") if "heart" in name else _("the 3 of spades")
+
+
+# The engine speaks plain English (it has no Django); the messages a phone at the table can
+# meet are said again here through gettext. Anything else is shown as the engine wrote it.
+_ENGINE_MESSAGES: list[tuple[re.Pattern[str], Callable[[re.Match[str], str], str]]] = [
+    (
+        re.compile(r"^(the five of hearts|the three of spades) went to side \d+, which took no"),
+        lambda m, f: _("%(card)s went to a side that took no trick") % {"card": _card(m[1])},
+    ),
+    (
+        re.compile(r"^\w+ is missing"),
+        lambda m, f: _("%(what)s is missing") % {"what": missing_label(f)},
+    ),
+    (re.compile(r"^the game is already over"), lambda m, f: _("the game is already over")),
+    (
+        re.compile(r"^the next hand is hand (\d+)"),
+        lambda m, f: _("the next hand is hand %(n)s") % {"n": m[1]},
+    ),
+    (
+        re.compile(r"^bid must be between (\d+) and (\d+)"),
+        lambda m, f: (
+            _("the bid must be between %(low)s and %(high)s") % {"low": m[1], "high": m[2]}
+        ),
+    ),
+    (
+        re.compile(r"^(seat_)?tricks must add up to (\d+)"),
+        lambda m, f: _("the tricks must add up to %(n)s") % {"n": m[2]},
+    ),
+    (re.compile(r"cannot be negative"), lambda m, f: _("tricks cannot be negative")),
+    (
+        re.compile(r"sits out the kaiser 40"),
+        lambda m, f: _("the partner of a kaiser 40 sits out and takes no trick"),
+    ),
+    (
+        re.compile(r"^an insult needs"),
+        lambda m, f: _("an insult needs the 5 of hearts and the 3 of spades in one trick"),
+    ),
+    (
+        re.compile(r"not played under these rules"),
+        lambda m, f: _("this bid is not played under these rules"),
+    ),
+    (
+        re.compile(r"^auction needs (\d+) calls"),
+        lambda m, f: (
+            _("the auction needs %(n)s calls, one per seat from the dealer's left") % {"n": m[1]}
+        ),
+    ),
+    (
+        re.compile(r"must (be higher than|at least equal)"),
+        lambda m, f: _("each bid must be higher than the one before (the dealer may equal it)"),
+    ),
+    (
+        re.compile(r"is not a call"),
+        lambda m, f: _("a call is pass, a number such as 8, 8 no, 8 low, kaiser or kaiser 40"),
+    ),
+    (
+        re.compile(r"^every seat passed"),
+        lambda m, f: _("every seat passed: enter a misdeal, or the dealer's bid"),
+    ),
+    (
+        re.compile(r"does not match the auction"),
+        lambda m, f: _("does not match the winner of the auction"),
+    ),
+]
+
+
+def engine_message(error: KaiserError) -> str:
+    """The engine's message for `error` in the user's language (as written if unknown)."""
+    for pattern, say in _ENGINE_MESSAGES:
+        match = pattern.search(error.message)
+        if match:
+            return say(match, error.field)
+    return error.message
 
 
 def _text(data: Mapping[str, Any], name: str) -> str:

@@ -23,10 +23,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from leagues.roles import GAME_START
 from scorecards.access import GameAccess, game_for_member
-from scorecards.handform import HandForm, hand_form_initial, hand_form_parse
+from scorecards.handform import (
+    HandForm,
+    engine_message,
+    hand_form_initial,
+    hand_form_parse,
+    missing_label,
+)
 from scorecards.models import FinishReason, Game, Hand
 from scorecards.qr import qr_svg, table_link
-from scorecards.rules import GameScore, HandError, KaiserError, Rules, call_text
+from scorecards.rules import GameScore, HandError, KaiserError, Rules
 from scorecards.selectors import (
     game_hands,
     game_preview,
@@ -44,6 +50,7 @@ from scorecards.services import (
     hand_undo,
 )
 from scorecards.sheet import (
+    bid_text,
     score_chart,
     sheet_notices,
     sheet_rows,
@@ -319,12 +326,9 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _conflict(request: HttpRequest, access: GameAccess, conflict: HandConflict) -> HttpResponse:
-    existing = conflict.existing
-    record = existing.record
-    if record.get("thrown_in"):
-        what = _("thrown in")
-    else:
-        what = call_text(existing.kind or "trump", existing.bid)
+    """Another phone entered this hand first: say who, and what they entered."""
+    game = access.game
+    what = _record_text(conflict.existing.record, _names(game), game.rules_value)
     message = _("%(error)s: %(hand)s.") % {"error": conflict, "hand": what}
     context = _sheet_context(request, access, message=message)
     if request.htmx:
@@ -357,7 +361,7 @@ def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
             field = error.field
             missing = "is missing" in error.message
             if missing and (field not in form.filled or field in ("tricks", "seat_tricks")):
-                context["todo"] = error.message
+                context["todo"] = missing_label(field)
             else:
                 form.add_engine_error(error)
         else:
@@ -467,7 +471,7 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
                     form.add_error(
                         "hand",
                         _("This correction would make hand %(n)s impossible: %(why)s")
-                        % {"n": error.number, "why": error.message},
+                        % {"n": error.number, "why": engine_message(error)},
                     )
                 else:
                     form.add_engine_error(error)
@@ -479,7 +483,11 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
         errors = form.errors
         status = 422
     versions = [
-        (version, _record_text(version.before, names), _record_text(version.after, names))
+        (
+            version,
+            _record_text(version.before, names, rules),
+            _record_text(version.after, names, rules),
+        )
         for version in hand_versions(game, number)
     ]
     entry = _entry(game, rules, score, names, values=values, errors=errors, number=number)
@@ -495,20 +503,27 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
     return render(request, "scorecards/hand_detail.html", context, status=status)
 
 
-def _record_text(record: dict[str, Any] | None, names: list[str]) -> str:
-    """A stored hand record in words, for its history ("Ann 8 no: 6-2, 5♥ side 0, 3♠ side 1")."""
+def _record_text(record: dict[str, Any] | None, names: list[str], rules: Rules) -> str:
+    """A stored hand record in words, for its history and conflicts ("Ann 8 no, tricks 6-2,
+    5♥ Ann & Bob, 3♠ Cat & Dan")."""
     if not record:
         return ""
     if record.get("thrown_in"):
         return _("thrown in")
-    parts = []
+    sides = side_names(rules, names)
+
+    def side(value: Any) -> str:
+        return sides[value] if isinstance(value, int) and 0 <= value < len(sides) else "?"
+
+    contract = []
     bidder = record.get("bidder")
     if isinstance(bidder, int) and 0 <= bidder < len(names):
-        parts.append(names[bidder])
+        contract.append(names[bidder])
     if record.get("kind") in ("kaiser", "kaiser40"):
-        parts.append(call_text(record["kind"], record.get("bid")))
+        contract.append(bid_text(record["kind"], record.get("bid")))
     elif record.get("bid") is not None:
-        parts.append(call_text(record.get("kind", "trump"), record["bid"]))
+        contract.append(bid_text(record.get("kind", "trump"), record["bid"]))
+    parts = [" ".join(contract)] if contract else []
     if record.get("tricks"):
         parts.append(_("tricks %(tricks)s") % {"tricks": "-".join(map(str, record["tricks"]))})
     if record.get("seat_tricks"):
@@ -517,10 +532,10 @@ def _record_text(record: dict[str, Any] | None, names: list[str]) -> str:
         )
     for key, label in (("five_hearts", "5♥"), ("three_spades", "3♠"), ("insult", _("insult"))):
         if record.get(key) is not None:
-            parts.append(_("%(card)s side %(side)s") % {"card": label, "side": record[key] + 1})
+            parts.append(f"{label} {side(record[key])}")
     if record.get("auction"):
         parts.append("[" + ", ".join(record["auction"]) + "]")
-    return " ".join(parts)
+    return ", ".join(parts)
 
 
 @require_GET
