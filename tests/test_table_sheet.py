@@ -502,3 +502,47 @@ def test_french_engine_errors_and_preview(as_bob, game) -> None:
     assert "Reste à entrer : les levées" in todo
     made = as_bob.post(url, hand_data(), headers=fr).content.decode()
     assert "Réussie" in made and "Pointage" in made
+
+
+def test_solo_kaiser_with_tricks_per_seat(club, players, alice, as_alice) -> None:
+    from scorecards.rules import rules_build
+
+    rules = rules_build({"preset": "yarotsky"})
+    game = game_start(seats=players, rules=rules, club=club, created_by=alice)
+    page = as_alice.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert 'value="kaiser"' in page and 'name="seat_tricks_3"' in page
+    url = reverse("hand_submit", args=[game.pk])
+    data = {
+        "idempotency_key": str(uuid.uuid4()),
+        "bidder": "0",
+        "kind": "kaiser",
+        "seat_tricks_0": "8",
+        "five_hearts": "0",
+        "three_spades": "0",
+    }
+    missing = as_alice.post(url, {**data, "seat_tricks_0": ""}, headers=JSON)
+    assert missing.status_code == 422 and "seat_tricks" in missing.json()["errors"]
+    response = as_alice.post(url, data, headers=JSON)
+    assert response.status_code == 201 and response.json()["finished"] is True
+    game.refresh_from_db()
+    assert game.finish_reason == "kaiser" and game.winner == 1  # 8 + 5 - 3 < 12: lost
+
+
+def test_joffre_insult_and_an_auction(club, players, alice, as_alice) -> None:
+    from scorecards.rules import rules_build
+
+    game = game_start(
+        seats=players, rules=rules_build({"preset": "joffre"}), club=club, created_by=alice
+    )
+    url = reverse("hand_submit", args=[game.pk])
+    # Ann deals; from her left: Cat passes, Bob bids 6, Dan passes, Ann passes.
+    data = hand_data(bidder=2, bid=6, tricks_bidder=6, insult=1, three_spades=0)
+    data["auction"] = ["pass", "6", "pass", "pass"]
+    response = as_alice.post(url, data, headers=JSON)
+    assert response.status_code == 201, response.content
+    hand = Hand.objects.get(game=game)
+    assert hand.record["auction"] == ["pass", "6", "pass", "pass"] and hand.record["insult"] == 1
+    wrong = hand_data(bidder=1, bid=7, tricks_bidder=6, three_spades=0)
+    wrong["auction"] = "pass, 7, 7, pass"
+    refused = as_alice.post(url, wrong, headers=JSON)
+    assert refused.status_code == 422 and "auction" in refused.json()["errors"]
