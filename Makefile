@@ -55,6 +55,7 @@ messages: venv
 
 bench: venv
 	$(PY) bench/engine_bench.py
+	$(PY) bench/sheet_bench.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis
