@@ -27,7 +27,7 @@ def start_game(page, live_server, club, names=("Ann", "Cat", "Bob", "Dan")) -> G
     page.goto(f"{live_server.url}/clubs/{club.slug}/games/new")
     for seat, name in enumerate(names):
         page.fill(f"#id_seat_{seat}", name)
-    page.click("button[name=start]")
+    page.locator("button[name=start]").last.click()
     page.wait_for_selector("#hand-form")
     return Game.objects.get()
 
