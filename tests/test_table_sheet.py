@@ -546,3 +546,30 @@ def test_joffre_insult_and_an_auction(club, players, alice, as_alice) -> None:
     wrong["auction"] = "pass, 7, 7, pass"
     refused = as_alice.post(url, wrong, headers=JSON)
     assert refused.status_code == 422 and "auction" in refused.json()["errors"]
+
+
+@pytest.mark.parametrize(
+    ("view", "method", "most"),
+    [
+        ("game_print", "get", 5),
+        ("hand_detail", "get", 6),
+        ("hand_preview", "post", 5),
+        ("game_poll", "get", 5),
+    ],
+)
+def test_page_queries_do_not_grow_with_hands(
+    as_bob, game, view, method, most, django_assert_max_num_queries
+) -> None:
+    args = [game.pk, 1] if view == "hand_detail" else [game.pk]
+    url = reverse(view, args=args)
+    data = hand_data() if method == "post" else {}
+    as_bob.get(reverse("game_sheet", args=[game.pk]))  # the phone has the sheet open
+    counts = []
+    for hands in (1, 12):
+        while Hand.objects.filter(game=game).count() < hands:
+            hand_record(game=game, hand=HandInput(thrown_in=True))
+        with django_assert_max_num_queries(most), CaptureQueriesContext(connection) as queries:
+            response = getattr(as_bob, method)(url, data)
+        assert response.status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
