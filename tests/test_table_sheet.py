@@ -573,3 +573,14 @@ def test_page_queries_do_not_grow_with_hands(
         assert response.status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_a_key_of_another_game_is_refused(as_bob, game, club, players, standard_rules) -> None:
+    other = game_start(seats=players, rules=standard_rules, club=club)
+    data = hand_data()
+    assert (
+        as_bob.post(reverse("hand_submit", args=[game.pk]), data, headers=JSON).status_code == 201
+    )
+    response = as_bob.post(reverse("hand_submit", args=[other.pk]), data, headers=JSON)
+    assert response.status_code == 422 and "idempotency_key" in response.json()["errors"]
+    assert not Hand.objects.filter(game=other).exists()
