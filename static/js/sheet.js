@@ -112,6 +112,13 @@
       show();
     }
   });
+  /* A kaiser needs the tricks of each seat: open that part of the form when one is tapped. */
+  document.addEventListener("change", function (e) {
+    var seats = document.getElementById("seat-tricks");
+    if (seats && e.target.name === "kind" && e.target.value.indexOf("kaiser") === 0) {
+      seats.open = true;
+    }
+  });
   window.addEventListener("online", flush);
   document.addEventListener("DOMContentLoaded", flush);
   setInterval(flush, 5000);
