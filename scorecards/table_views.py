@@ -192,7 +192,9 @@ def _sheet_context(
     names = _names(game)
     sides = side_names(rules, names)
     needs_confirming = bool(game.club_id and game.club.hands_need_confirmation)
-    link = table_link(request, game) if access.can_correct else None
+    # Whoever may enter hands may show the table link to the others at the table; only those
+    # who may correct hands make a new one or revoke it.
+    link = table_link(request, game) if access.can_enter else None
     last = score.hands[-1] if score.hands else None
     return {
         "access": access,

@@ -584,3 +584,9 @@ def test_a_key_of_another_game_is_refused(as_bob, game, club, players, standard_
     response = as_bob.post(reverse("hand_submit", args=[other.pk]), data, headers=JSON)
     assert response.status_code == 422 and "idempotency_key" in response.json()["errors"]
     assert not Hand.objects.filter(game=other).exists()
+
+
+def test_members_and_table_phones_see_the_link_only_staff_revoke(as_bob, as_table, game):
+    for client in (as_bob, as_table):
+        page = client.get(reverse("game_sheet", args=[game.pk])).content.decode()
+        assert 'class="qr"' in page and "/t/" in page and 'value="revoke"' not in page

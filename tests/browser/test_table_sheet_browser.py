@@ -82,6 +82,10 @@ def test_play_a_whole_game_by_tapping(page, live_server, club, players, alice) -
     assert page.locator("#hand-form").count() == 0
     assert page.locator("svg.chart polyline").count() == 2
     screenshot(page, "game-over")
+    page.click("text=Print view")
+    page.wait_for_selector("table.paper-sheet")
+    page.set_viewport_size({"width": 800, "height": 1000})
+    screenshot(page, "print-view")
     game.refresh_from_db()
     assert game.is_finished and game.scores == [60, 0] and Hand.objects.count() == 7
 
