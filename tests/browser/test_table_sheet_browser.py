@@ -46,10 +46,9 @@ def tap_hand(page, *, bidder: str, bid: int, tricks: int, hearts: int, spades: i
 def save_and_wait(page, number: int) -> None:
     page.click("button.save")
     page.wait_for_selector(f"#hand-{number}")
-    page.wait_for_function(
-        "n => document.querySelector('#hand-form input[name=number]') === null"
-        " || document.querySelector('#hand-form input[name=number]').value == n",
-        arg=str(number + 1),
+    # The fresh form for the next hand (or the game-over banner) has arrived.
+    page.wait_for_selector(
+        f"#hand-form input[name=number][value='{number + 1}'], #game-over", state="attached"
     )
 
 
@@ -169,9 +168,7 @@ def test_network_lost_while_sending(page, live_server, club, players, alice) -> 
     page.context.set_offline(True)
     tap_hand(page, bidder="Cat", bid=7, tricks=7, hearts=1, spades=1)
     page.click("button.save")
-    page.wait_for_function(
-        "document.querySelector('#outbox').textContent.includes('2 hands waiting')"
-    )
+    page.wait_for_selector("#outbox:has-text('2 hands waiting')")
     page.context.set_offline(False)
     page.wait_for_selector("#outbox[hidden]", state="attached", timeout=15000)
     page.wait_for_selector("#hand-2", timeout=10000)
@@ -195,3 +192,18 @@ def test_french_sheet(browser, live_server, club, players, alice) -> None:
     assert "Donneur" in page.inner_text("#sheet")
     screenshot(page, "sheet-french")
     context.close()
+
+
+def test_quick_game_with_three_players(page, live_server, charlie) -> None:
+    signed_in(page, live_server, charlie)
+    page.goto(f"{live_server.url}/games/new")
+    page.select_option("#id_rules", "three-player")
+    page.wait_for_selector("#id_seat_3", state="detached")
+    for seat, name in enumerate(["Mom", "Dad", "Lea"]):
+        page.fill(f"#id_seat_{seat}", name)
+    page.press("#id_seat_2", "Enter")  # Enter starts the game
+    page.wait_for_selector("#hand-form")
+    assert page.locator("input[name=tricks_2]").count() == 9
+    screenshot(page, "quick-game-three-players")
+    game = Game.objects.get()
+    assert game.club is None and game.rules["preset"] == "three-player"
