@@ -151,6 +151,16 @@ def run(engine: str, hands: int) -> None:
             client.get(url)
         render_ms = (time.perf_counter() - start) * 1000 / 20
         print(f"[{engine}] sheet render at 30 hands: {render_ms:.2f} ms")
+        sheet_game.refresh_from_db()
+        poll = reverse("game_poll", args=[sheet_game.pk])
+        query = {"v": f"{sheet_game.updated_at.timestamp():.6f}", "n": sheet_game.hand_count}
+        assert client.get(poll, query).status_code == 204
+        stmts, _ = count(lambda: client.get(poll, query))
+        start = time.perf_counter()
+        for _ in range(100):
+            client.get(poll, query)
+        poll_ms = (time.perf_counter() - start) * 1000 / 100
+        print(f"[{engine}] poll with nothing new: 204 in {poll_ms:.2f} ms, {stmts} SQL")
 
         if engine == "sqlite":
             _page_bytes(client, players, rules, club, user, submit, json_headers)
