@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from kaiser_league import views
-from scorecards import import_views
+from scorecards import import_views, start_views
 from scorecards import views as scorecard_views
 
 urlpatterns = [
@@ -42,5 +42,6 @@ urlpatterns = [
         name="club_game_import",
     ),
     path("", include("leagues.club_urls")),
+    path("clubs/<slug:slug>/games/new", start_views.club_game_new, name="club_game_new"),
     path("", include("leagues.urls")),
 ]

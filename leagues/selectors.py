@@ -79,3 +79,28 @@ def player_rating_points(player) -> list:
     from leagues.models import RatingPoint
 
     return list(RatingPoint.objects.filter(player=player).order_by("seq"))
+
+
+def club_players_recent_first(club: Club):
+    """The club's players, those who sat at a table most recently first, then by name."""
+    from django.db.models import F, Max
+
+    return (
+        club.players.annotate(last_played=Max("seats__game__created_at"))
+        .order_by(F("last_played").desc(nulls_last=True), "name")
+        .only("pk", "name", "club_id")
+    )
+
+
+def club_current_season(club: Club):
+    """The season in progress today (the latest started, not yet ended), or None."""
+    from django.db.models import Q
+    from django.utils import timezone
+
+    today = timezone.localdate()
+    return (
+        club.seasons.filter(starts_on__lte=today)
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=today))
+        .order_by("-starts_on")
+        .first()
+    )

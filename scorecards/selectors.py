@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from scorecards.models import Game, Hand
-from scorecards.rules import GameScore, game_score, rules_build
+from scorecards.models import Game, Hand, HandVersion
+from scorecards.rules import GameScore, HandInput, game_play, game_score, rules_build
 
 
 def game_with_seats(game_id: int) -> Game:
@@ -51,3 +51,30 @@ def game_record(game: Game) -> dict[str, Any]:
         "first_dealer": game.first_dealer,
         "hands": [hand.record for hand in game_hands(game)],
     }
+
+
+def game_fully_confirmed(game: Game) -> bool:
+    """True when every hand of the game has been confirmed (a game without hands is)."""
+    return not game.hands.filter(confirmed_at__isnull=True).exists()
+
+
+def game_counts_for_standings(game: Game) -> bool:
+    """A finished game counts for standings unless its club wants hands confirmed and some
+    are not yet."""
+    if not game.is_finished:
+        return False
+    if game.club is not None and game.club.hands_need_confirmation:
+        return game_fully_confirmed(game)
+    return True
+
+
+def hand_versions(game: Game, number: int) -> QuerySet[HandVersion]:
+    """The history of hand `number`: every entry, correction, undo and confirmation, oldest
+    first."""
+    return HandVersion.objects.filter(game=game, number=number).order_by("at", "pk")
+
+
+def game_preview(score: GameScore, hand: HandInput) -> GameScore:
+    """`score` (the game so far, from `game_scored`) with `hand` played next: what the sheet
+    would show if it were saved. Raises HandError from the engine if the hand is impossible."""
+    return game_play(score, hand)

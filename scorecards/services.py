@@ -50,6 +50,9 @@ class HandRecorded:
     hand: Hand
     created: bool  # False when the idempotency key had been seen: nothing was written
     score: GameScore
+    # Every hand of the game after the call, in order (the sheet renders from these without
+    # reading them again).
+    hands: tuple[Hand, ...] = ()
 
 
 def _locked_game(game_id: int) -> Game:
@@ -198,17 +201,17 @@ def hand_record(
     try:
         with transaction.atomic():
             locked = _locked_game(game.pk)
-            existing = Hand.objects.filter(idempotency_key=key).first()
-            if existing is not None:
-                if existing.game_id != locked.pk:
-                    raise HandError(
-                        existing.number, "idempotency_key", _("this key belongs to another game")
-                    )
-                return HandRecorded(existing, False, _score(locked))
-            inputs = _hand_inputs(locked)
+            # One read gives both the hands to score against and a repeated key of this game;
+            # a key used by another game is caught by its unique constraint below.
+            rows = list(locked.hands.order_by("number"))
+            inputs = [row.as_input() for row in rows]
+            for row in rows:
+                if row.idempotency_key == key:
+                    score = game_score(locked.rules_value, inputs, locked.first_dealer)
+                    return HandRecorded(row, False, score, tuple(rows))
             next_number = len(inputs) + 1
             if number is not None and number != next_number:
-                taken = locked.hands.filter(number=number).first()
+                taken = next((row for row in rows if row.number == number), None)
                 if taken is not None:
                     raise HandConflict(taken)
                 raise HandError(
@@ -234,13 +237,17 @@ def hand_record(
             )
             _apply_score(locked, score)
     except IntegrityError:
-        # Two requests with the same key raced past the lookup (possible only without a game
-        # lock, e.g. across games): the first one won, hand its row back.
+        # The key was used already: by another game, or by a request that raced past the read
+        # above (possible only without a game lock). The first one won; hand its row back.
         existing = Hand.objects.filter(idempotency_key=key).first()
         if existing is None:
             raise
+        if existing.game_id != game.pk:
+            raise HandError(
+                existing.number, "idempotency_key", _("this key belongs to another game")
+            ) from None
         return HandRecorded(existing, False, _score(existing.game))
-    return HandRecorded(stored, True, score)
+    return HandRecorded(stored, True, score, (*rows, stored))
 
 
 def _score(game: Game) -> GameScore:
@@ -368,3 +375,38 @@ def game_token_revoke(*, game: Game) -> None:
     """Stop the table link from working; phones that joined with it lose access too."""
     Game.objects.filter(pk=game.pk).update(table_token=None)
     game.table_token = None
+
+
+@transaction.atomic
+def hand_confirm(
+    *, game: Game, number: int, by: AbstractBaseUser | None = None, by_name: str = ""
+) -> Hand:
+    """Mark hand `number` confirmed (by a player of the other side, named `by_name`) and keep a
+    version of it. Confirming a confirmed hand again changes nothing. HandError if no such
+    hand."""
+    locked = _locked_game(game.pk)
+    hand = locked.hands.filter(number=number).first()
+    if hand is None:
+        raise HandError(number, "number", _("there is no such hand in this game"))
+    if hand.confirmed_at is not None:
+        return hand
+    hand.confirmed_at = timezone.now()
+    hand.confirmed_by_name = by_name[:80]
+    hand.save(update_fields=["confirmed_at", "confirmed_by_name"])
+    HandVersion.objects.create(
+        game=locked,
+        number=number,
+        action=HandAction.CONFIRM,
+        before=hand.record,
+        after=hand.record,
+        by=by,
+        by_name=by_name[:80],
+    )
+    # Phones polling the sheet look at updated_at to know something changed.
+    Game.objects.filter(pk=locked.pk).update(updated_at=timezone.now())
+    if locked.is_finished:
+        # Where the club requires confirmation, the last confirmation makes the game count.
+        from leagues.services import derived_data_queue
+
+        derived_data_queue(game=locked)
+    return hand

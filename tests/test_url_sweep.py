@@ -35,6 +35,7 @@ OPEN = {
     "signup",
     "set_language",
     "club_create",
+    "quick_game_new",
     "password_reset",
     "password_reset_done",
     "password_reset_confirm",

@@ -1,0 +1,563 @@
+"""The table score sheet: the sheet itself, entering a hand (with its live preview), undo,
+correction, confirmation, polling for other phones, the print view and the table link.
+
+Thin views: access through `game_for_member`, reads through selectors, writes through services,
+scores only from the rules engine. Every form works without JavaScript; with htmx the views
+answer with fragments of `scorecards/game_sheet.html`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import uuid
+from typing import Any
+
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from leagues.roles import GAME_START
+from scorecards.access import GameAccess, game_for_member
+from scorecards.handform import (
+    HandForm,
+    engine_message,
+    hand_form_initial,
+    hand_form_parse,
+    missing_label,
+)
+from scorecards.models import FinishReason, Game, Hand
+from scorecards.qr import qr_svg, table_link
+from scorecards.rules import GameScore, HandError, KaiserError, Rules
+from scorecards.selectors import (
+    game_hands,
+    game_preview,
+    game_scored,
+    hand_versions,
+    seat_names,
+)
+from scorecards.services import (
+    HandConflict,
+    game_token_issue,
+    game_token_revoke,
+    hand_confirm,
+    hand_correct,
+    hand_record,
+    hand_undo,
+)
+from scorecards.sheet import (
+    bid_text,
+    score_chart,
+    sheet_notices,
+    sheet_rows,
+    sheet_version,
+    side_names,
+)
+
+TEMPLATE = "scorecards/game_sheet.html"
+SEAT_NAMES_SECONDS = 6 * 3600
+SESSION_SEATS = "table_seats"  # {str(game_id): seat} who holds this phone, to sign entries
+
+
+def _kind_label(kind: str) -> str:
+    labels = {
+        "trump": _("Trump"),
+        "no": _("No trump"),
+        "low": _("Low"),
+        "kaiser": _("Kaiser"),
+        "kaiser40": _("Kaiser 40"),
+    }
+    return labels[kind]
+
+
+@functools.lru_cache(maxsize=256)
+def _table_qr(link: str) -> str:
+    return qr_svg(link)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _names(game: Game) -> list[str]:
+    """The seat names in seat order: from the prefetched seats, else from the cache (seats
+    never change once a game has started, so this saves a read on every hand submit)."""
+    key = f"kaiser:seat-names:{game.pk}:{game.created_at.timestamp()}"
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        names = seat_names(game)
+        cache.set(key, names, SEAT_NAMES_SECONDS)  # the phone that shows the sheet warms it
+        return names
+    return cache.get_or_set(key, lambda: seat_names(game), SEAT_NAMES_SECONDS)
+
+
+def _phone_seat(request: HttpRequest, game: Game) -> int | None:
+    seat = request.session.get(SESSION_SEATS, {}).get(str(game.pk))
+    return seat if isinstance(seat, int) else None
+
+
+def _signature(request: HttpRequest, game: Game, names: list[str] | None = None) -> str:
+    """Who entered a hand, as the sheet says it ("hand 5 was already entered by Ann"): the
+    player holding this phone if it said so, else the account."""
+    seat = _phone_seat(request, game)
+    if seat is not None:
+        names = _names(game) if names is None else names
+        if 0 <= seat < len(names):
+            return names[seat]
+    user = request.user
+    if user.is_authenticated:
+        return user.get_full_name() or user.get_username()
+    return _("a phone at the table")
+
+
+def _remember_seat(request: HttpRequest, game: Game, raw: str) -> None:
+    if raw.isdigit() and int(raw) < game.rules_value.seats:
+        seats = dict(request.session.get(SESSION_SEATS, {}))
+        if seats.get(str(game.pk)) != int(raw):
+            seats[str(game.pk)] = int(raw)
+            request.session[SESSION_SEATS] = seats
+
+
+def _entry(
+    game: Game,
+    rules: Rules,
+    score: GameScore,
+    names: list[str],
+    *,
+    values: dict[str, Any] | None = None,
+    errors: dict[str, list[str]] | None = None,
+    message: str = "",
+    key: uuid.UUID | None = None,
+    phone_seat: int | None = None,
+    number: int | None = None,
+) -> dict[str, Any]:
+    """Everything the hand entry form needs (blank, or re-shown with the values and errors)."""
+    dealer = score.next_dealer
+    if number is not None and number <= len(score.hands):
+        dealer = score.hands[number - 1].dealer
+    sides = side_names(rules, names)
+    kinds = rules.kinds_allowed()
+    order = (
+        [] if dealer is None else [(dealer + k) % rules.seats for k in range(1, rules.seats + 1)]
+    )
+    values = values or {}
+    auction = list(values.get("auction") or [])
+    tricks = list(values.get("tricks") or [None] * rules.side_count)
+    seat_tricks = list(values.get("seat_tricks") or [None] * rules.seats)
+    return {
+        "number": number or len(score.hands) + 1,
+        "key": key or uuid.uuid4(),
+        "dealer": dealer,
+        "dealer_name": "" if dealer is None else names[dealer],
+        "seats": list(enumerate(names)),
+        "sides": list(enumerate(sides)),
+        "totals": [
+            (side, name, total)
+            for side, (name, total) in enumerate(zip(sides, score.scores, strict=True))
+        ],
+        "two_sides": rules.side_count == 2,
+        "kinds": [(kind, _kind_label(kind)) for kind in kinds],
+        "bids": range(rules.min_bid, rules.max_bid + 1),
+        "tricks": range(rules.tricks_per_hand + 1),
+        "seat_tricks": "kaiser40" in kinds or rules.kaiser_bid == "solo",
+        "side_tricks": [(side, name, tricks[side]) for side, name in enumerate(sides)],
+        "seat_rows": [(seat, name, seat_tricks[seat]) for seat, name in enumerate(names)],
+        "joffre": rules.joffre_insult,
+        "auction": [
+            (seat, names[seat], auction[i] if i < len(auction) else "")
+            for i, seat in enumerate(order)
+        ],
+        "values": values,
+        "errors": errors or {},
+        "message": message,
+        "phone_seat": phone_seat,
+    }
+
+
+def _sheet_context(
+    request: HttpRequest,
+    access: GameAccess,
+    *,
+    hands: list[Hand] | None = None,
+    score: GameScore | None = None,
+    **entry: Any,
+) -> dict[str, Any]:
+    game = access.game
+    hands = list(game_hands(game)) if hands is None else list(hands)
+    score = game_scored(game, hands) if score is None else score
+    rules = score.rules
+    names = _names(game)
+    sides = side_names(rules, names)
+    needs_confirming = bool(game.club_id and game.club.hands_need_confirmation)
+    # Whoever may enter hands may show the table link to the others at the table; only those
+    # who may correct hands make a new one or revoke it.
+    link = table_link(request, game) if access.can_enter else None
+    last = score.hands[-1] if score.hands else None
+    return {
+        "access": access,
+        "game": game,
+        "score": score,
+        "names": names,
+        "sides": sides,
+        "rows": sheet_rows(score, hands, names),
+        "notices": sheet_notices(score, sides, raised=bool(last and last.target_raised)),
+        "chart": score_chart(score),
+        "version": sheet_version(game),
+        "winner_name": sides[score.winner] if score.winner is not None else "",
+        "finish_reason": FinishReason(score.reason).label if score.reason else "",
+        "needs_confirming": needs_confirming,
+        "unconfirmed": needs_confirming and any(h.confirmed_at is None for h in hands),
+        "table_link": link,
+        # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
+        "table_qr": _table_qr(link) if link and not request.htmx else "",
+        "entry": _entry(game, rules, score, names, phone_seat=_phone_seat(request, game), **entry),
+    }
+
+
+@require_GET
+def game_sheet(request: HttpRequest, game_id: int) -> HttpResponse:
+    access = game_for_member(request, game_id)
+    context = _sheet_context(request, access)
+    template = TEMPLATE + "#sheet" if request.htmx else TEMPLATE
+    return render(request, template, context)
+
+
+@require_GET
+def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
+    """For the other phones at the table: 204 (nothing rendered) while the game is unchanged
+    since version `v`; the sheet fragment (and a fresh entry form if hands were added or
+    removed since `n`) once it changed."""
+    access = game_for_member(request, game_id, seats=False)
+    game = access.game
+    if request.GET.get("v") == sheet_version(game):
+        return HttpResponse(status=204)
+    context = _sheet_context(request, access)
+    context["entry_oob"] = request.GET.get("n") != str(game.hand_count)
+    return render(request, TEMPLATE + "#polled", context)
+
+
+def _invalid(
+    request: HttpRequest,
+    access: GameAccess,
+    form: HandForm,
+    *,
+    status: int = 422,
+    message: str = "",
+) -> HttpResponse:
+    if _wants_json(request):
+        return JsonResponse({"status": "invalid", "errors": form.errors}, status=status)
+    context = _sheet_context(
+        request,
+        access,
+        values=form.values,
+        errors=form.errors,
+        message=message,
+        key=form.idempotency_key,
+    )
+    if request.htmx:
+        # htmx swaps only 2xx answers: show the form and its errors in place.
+        response = render(request, TEMPLATE + "#entry", context)
+        response["HX-Retarget"] = "#entry"
+        response["HX-Reswap"] = "outerHTML"
+        return response
+    return render(request, TEMPLATE, context, status=status)
+
+
+@require_POST
+def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Enter the next hand (the contract is in scorecards/handform.py and the README of the
+    issue): 201/200/409/422 JSON for the outbox, fragments for htmx, 303 for a plain post."""
+    access = game_for_member(request, game_id, GAME_START, seats=False)
+    game = access.game
+    rules = game.rules_value
+    form = hand_form_parse(request.POST, rules)
+    if form.hand is None:
+        return _invalid(request, access, form)
+    _remember_seat(request, game, request.POST.get("entered_as", ""))
+    user = request.user if request.user.is_authenticated else None
+    try:
+        recorded = hand_record(
+            game=game,
+            hand=form.hand,
+            idempotency_key=form.idempotency_key,
+            number=form.number,
+            entered_by=user,
+            entered_by_name=_signature(request, game),
+        )
+    except HandConflict as conflict:
+        existing = conflict.existing
+        if _wants_json(request):
+            return JsonResponse(
+                {
+                    "status": "conflict",
+                    "error": str(conflict),
+                    "hand": {
+                        "number": existing.number,
+                        "record": existing.record,
+                        "entered_by": existing.entered_by_name,
+                    },
+                },
+                status=409,
+            )
+        form.errors.clear()
+        return _conflict(request, access, conflict)
+    except KaiserError as error:
+        form.add_engine_error(error)
+        return _invalid(request, access, form)
+    if _wants_json(request):
+        body = {
+            "status": "created" if recorded.created else "duplicate",
+            "number": recorded.hand.number,
+            "scores": list(recorded.score.scores),
+            "finished": recorded.score.finished,
+        }
+        return JsonResponse(body, status=201 if recorded.created else 200)
+    if request.htmx:
+        if recorded.created:
+            # The locked copy the service saved: the new version for polling, without a read.
+            game.updated_at = recorded.hand.game.updated_at
+            game.hand_count = recorded.hand.game.hand_count
+        else:
+            game.refresh_from_db(fields=["updated_at", "hand_count"])
+        context = _sheet_context(request, access, hands=list(recorded.hands), score=recorded.score)
+        return render(request, TEMPLATE + "#submitted", context)
+    return redirect_303("game_sheet", game_id=game.pk)
+
+
+def _conflict(request: HttpRequest, access: GameAccess, conflict: HandConflict) -> HttpResponse:
+    """Another phone entered this hand first: say who, and what they entered."""
+    game = access.game
+    what = _record_text(conflict.existing.record, _names(game), game.rules_value)
+    message = _("%(error)s: %(hand)s.") % {"error": conflict, "hand": what}
+    context = _sheet_context(request, access, message=message)
+    if request.htmx:
+        return render(request, TEMPLATE + "#submitted", context)
+    return render(request, TEMPLATE, context, status=409)
+
+
+def redirect_303(name: str, **kwargs: Any) -> HttpResponse:
+    response = redirect(reverse(name, kwargs=kwargs))
+    response.status_code = 303
+    return response
+
+
+@require_POST
+def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The live preview while the hand is tapped in: what the engine makes of it so far (points,
+    made or set, new totals, notices) or the field it refuses, shown beside that field."""
+    access = game_for_member(request, game_id, GAME_START)
+    game = access.game
+    rules = game.rules_value
+    form = hand_form_parse(request.POST, rules, key_required=False)
+    names = _names(game)
+    sides = side_names(rules, names)
+    context: dict[str, Any] = {"game": game, "sides": sides, "errors": {}, "todo": ""}
+    if form.hand is not None:
+        score = game_scored(game)
+        try:
+            preview = game_preview(score, form.hand)
+        except HandError as error:
+            field = error.field
+            # A field the engine needs and the phone has not filled in yet: say what is left
+            # to enter rather than show an error (the engine's message is translated, so the
+            # hand itself, not the wording, tells a missing field).
+            missing = getattr(form.hand, field, 0) is None
+            if missing and (field not in form.filled or field in ("tricks", "seat_tricks")):
+                context["todo"] = missing_label(field)
+            else:
+                form.add_engine_error(error)
+        else:
+            scored = preview.hands[-1]
+            context.update(
+                {
+                    "scored": scored,
+                    "preview": preview,
+                    "cells": list(
+                        zip(sides, scored.points or [], scored.delta, scored.scores, strict=False)
+                    ),
+                    "notices": sheet_notices(preview, sides, raised=scored.target_raised),
+                    "winner_name": sides[preview.winner] if preview.winner is not None else "",
+                }
+            )
+    context["errors"] = form.errors
+    shown = ["bidder", "bid", "kind", "tricks", "five_hearts", "three_spades", "auction"]
+    if "kaiser40" in rules.kinds_allowed() or rules.kaiser_bid == "solo":
+        shown.append("seat_tricks")
+    if rules.joffre_insult:
+        shown.append("insult")
+    context["field_errors"] = [(name, form.errors.get(name, [])) for name in shown]
+    return render(request, "scorecards/hand_preview.html", context)
+
+
+@require_POST
+def hand_undo_last(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Take back the last hand (kept in its history)."""
+    access = game_for_member(request, game_id, GAME_START)
+    game = access.game
+    user = request.user if request.user.is_authenticated else None
+    with contextlib.suppress(HandError):  # nothing to undo: the sheet shows as it is
+        hand_undo(game=game, by=user, by_name=_signature(request, game))
+    if request.htmx:
+        game.refresh_from_db(fields=["updated_at", "hand_count"])
+        return render(request, TEMPLATE + "#submitted", _sheet_context(request, access))
+    return redirect_303("game_sheet", game_id=game.pk)
+
+
+@require_POST
+def hand_confirm_view(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """A player of the other side confirms hand `number` (`seat`: who taps confirm)."""
+    access = game_for_member(request, game_id, GAME_START)
+    game = access.game
+    names = _names(game)
+    hand = game.hands.filter(number=number).first()
+    raw = request.POST.get("seat", "")
+    rules = game.rules_value
+    seat = int(raw) if raw.isdigit() and int(raw) < rules.seats else None
+    allowed = (
+        hand is not None
+        and seat is not None
+        and (hand.bidder is None or rules.side_of(seat) != rules.side_of(hand.bidder))
+    )
+    if allowed:
+        user = request.user if request.user.is_authenticated else None
+        hand_confirm(game=game, number=number, by=user, by_name=names[seat])
+    elif not request.htmx:
+        context = _sheet_context(
+            request,
+            access,
+            message=_("A player of the other side confirms a hand."),
+        )
+        return render(request, TEMPLATE, context, status=422)
+    if request.htmx:
+        game.refresh_from_db(fields=["updated_at"])
+        return render(request, TEMPLATE + "#sheet", _sheet_context(request, access))
+    return redirect_303("game_sheet", game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """One hand: its history (every version: who, when, before and after) and, for those who
+    may, the form to correct it. Later hands are re-checked by the engine."""
+    access = game_for_member(request, game_id)
+    game = access.game
+    hands = list(game_hands(game))
+    hand = next((h for h in hands if h.number == number), None)
+    if hand is None:
+        raise Http404("No such hand")
+    rules = game.rules_value
+    names = _names(game)
+    score = game_scored(game, hands)
+    values = hand_form_initial(
+        {**hand.record, "bidder": hand.bidder, "bid": hand.bid, "tricks": hand.tricks}
+        | ({"kind": hand.kind} if hand.kind else {}),
+        rules,
+    )
+    errors: dict[str, list[str]] = {}
+    status = 200
+    if request.method == "POST":
+        if not access.can_correct:
+            raise PermissionDenied
+        form = hand_form_parse(request.POST, rules, key_required=False)
+        if form.hand is not None:
+            user = request.user if request.user.is_authenticated else None
+            try:
+                hand_correct(
+                    game=game,
+                    number=number,
+                    hand=form.hand,
+                    by=user,
+                    by_name=_signature(request, game, names),
+                )
+            except HandError as error:
+                if error.number != number:
+                    form.add_error(
+                        "hand",
+                        _("This correction would make hand %(n)s impossible: %(why)s")
+                        % {"n": error.number, "why": engine_message(error)},
+                    )
+                else:
+                    form.add_engine_error(error)
+            except KaiserError as error:
+                form.add_engine_error(error)
+            else:
+                return redirect_303("game_sheet", game_id=game.pk)
+        values = form.values | {"thrown_in": request.POST.get("thrown_in") == "1"}
+        errors = form.errors
+        status = 422
+    versions = [
+        (
+            version,
+            _record_text(version.before, names, rules),
+            _record_text(version.after, names, rules),
+        )
+        for version in hand_versions(game, number)
+    ]
+    entry = _entry(game, rules, score, names, values=values, errors=errors, number=number)
+    context = {
+        "access": access,
+        "game": game,
+        "hand": hand,
+        "scored": score.hands[number - 1],
+        "versions": versions,
+        "entry": entry,
+        "names": names,
+    }
+    return render(request, "scorecards/hand_detail.html", context, status=status)
+
+
+def _record_text(record: dict[str, Any] | None, names: list[str], rules: Rules) -> str:
+    """A stored hand record in words, for its history and conflicts ("Ann 8 no, tricks 6-2,
+    5♥ Ann & Bob, 3♠ Cat & Dan")."""
+    if not record:
+        return ""
+    if record.get("thrown_in"):
+        return _("thrown in")
+    sides = side_names(rules, names)
+
+    def side(value: Any) -> str:
+        return sides[value] if isinstance(value, int) and 0 <= value < len(sides) else "?"
+
+    contract = []
+    bidder = record.get("bidder")
+    if isinstance(bidder, int) and 0 <= bidder < len(names):
+        contract.append(names[bidder])
+    if record.get("kind") in ("kaiser", "kaiser40"):
+        contract.append(bid_text(record["kind"], record.get("bid")))
+    elif record.get("bid") is not None:
+        contract.append(bid_text(record.get("kind", "trump"), record["bid"]))
+    parts = [" ".join(contract)] if contract else []
+    if record.get("tricks"):
+        parts.append(_("tricks %(tricks)s") % {"tricks": "-".join(map(str, record["tricks"]))})
+    if record.get("seat_tricks"):
+        parts.append(
+            _("by seat %(tricks)s") % {"tricks": "-".join(map(str, record["seat_tricks"]))}
+        )
+    for key, label in (("five_hearts", "5♥"), ("three_spades", "3♠"), ("insult", _("insult"))):
+        if record.get(key) is not None:
+            parts.append(f"{label} {side(record[key])}")
+    if record.get("auction"):
+        parts.append("[" + ", ".join(record["auction"]) + "]")
+    return ", ".join(parts)
+
+
+@require_GET
+def game_print(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The sheet laid out like the traditional paper score sheet, for printing."""
+    access = game_for_member(request, game_id)
+    return render(request, "scorecards/game_print.html", _sheet_context(request, access))
+
+
+@require_POST
+def game_table_link(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Issue a new table link (the old one stops working) or revoke it."""
+    access = game_for_member(request, game_id)
+    if not access.can_correct:
+        raise PermissionDenied
+    if request.POST.get("action") == "revoke":
+        game_token_revoke(game=access.game)
+    else:
+        game_token_issue(game=access.game)
+    return redirect_303("game_sheet", game_id=game_id)
