@@ -80,8 +80,7 @@ def test_director_runs_a_small_tournament(browser, live_server, page, club, alic
     page.wait_for_selector("text=8 here of 8")
     screenshot(page, "tournament-registration")
 
-    # The director keeps the console open in a second tab of the same browser: it polls itself.
-    console = page.context.new_page()
+    # Round 1 is drawn from the tournament page, the next ones from the page.
     page.goto(f"{base}{tournament.get_absolute_url()}")
     page.click("#draw")
     for number in (1, 2, 3):
@@ -106,10 +105,10 @@ def test_director_runs_a_small_tournament(browser, live_server, page, club, alic
             page.set_viewport_size({"width": 1024, "height": 1400})
             screenshot(page, "tournament-cards")
             page.set_viewport_size(PHONE)
-        console.goto(f"{base}/tournaments/{tournament.pk}/console/")
-        console.wait_for_selector("table.console")
-        assert console.locator("tr.state-playing").count() == 2
-        assert console.locator("table.console a.sheet-link").count() == 2
+        page.goto(f"{base}/tournaments/{tournament.pk}/console/")
+        page.wait_for_selector("table.console")
+        assert page.locator("tr.state-playing").count() == 2
+        assert page.locator("table.console a.sheet-link").count() == 2
 
         for index, link in enumerate(links):
             phone = phone_at_table(browser, link)
@@ -128,62 +127,58 @@ def test_director_runs_a_small_tournament(browser, live_server, page, club, alic
                 if number == 1 and index == 0 and hand == 1:
                     screenshot(phone, "tournament-phone-sheet")
                     # The console shows the hand without being reloaded.
-                    console_row(console, 1).locator("td.num", has_text="1 / 2").wait_for(
-                        timeout=POLL
-                    )
+                    console_row(page, 1).locator("td.num", has_text="1 / 2").wait_for(timeout=POLL)
             phone.context.close()
-        console.wait_for_selector("text=Every table has finished.", timeout=POLL)
-        assert console.locator("tr.state-done").count() == 2
+        page.wait_for_selector("text=Every table has finished.", timeout=POLL)
+        assert page.locator("tr.state-done").count() == 2
         assert Hand.objects.filter(game__tournament_table__round__number=number).count() == 4
 
         if number == 1:
             # The director corrects hand 2 of table 1 from the console: the table page opens the
             # score sheet's correction form, and the hand's history keeps both versions.
-            console.click("table.console tbody tr:nth-child(1) a.table-page")
-            console.wait_for_selector("#table-hands")
-            screenshot(console, "tournament-table")
-            assert console.locator("#hand-form").count() == 0  # hands are entered on the sheet
-            console.click("#table-hands #hand-2 a")
-            console.wait_for_selector("#correct-form")
-            console.locator("#f-tricks label", has_text=re.compile(r"^8$")).click()
-            console.click("#correct-form button.save")
-            console.wait_for_selector("#sheet")
+            page.click("table.console tbody tr:nth-child(1) a.table-page")
+            page.wait_for_selector("#table-hands")
+            screenshot(page, "tournament-table")
+            assert page.locator("#hand-form").count() == 0  # hands are entered on the sheet
+            page.click("#table-hands #hand-2 a")
+            page.wait_for_selector("#correct-form")
+            page.locator("#f-tricks label", has_text=re.compile(r"^8$")).click()
+            page.click("#correct-form button.save")
+            page.wait_for_selector("#sheet")
             game = tables[0].game
             versions = HandVersion.objects.filter(game=game, number=2)
             assert list(versions.values_list("action", flat=True)) == ["enter", "correct"]
             assert Hand.objects.get(game=game, number=2).tricks == [8, 0]
-            console.click("#hand-2 a")
-            assert "corrected" in console.inner_text(".versions")
-            screenshot(console, "tournament-correction-history")
-            console.goto(f"{base}/tournaments/{tournament.pk}/console/")
+            page.click("#hand-2 a")
+            assert "corrected" in page.inner_text(".versions")
+            screenshot(page, "tournament-correction-history")
+            page.goto(f"{base}/tournaments/{tournament.pk}/console/")
             game.refresh_from_db()
-            score = console_row(console, 1).locator("td.num").nth(1).inner_text().split()
+            score = console_row(page, 1).locator("td.num").nth(1).inner_text().split()
             assert score == [str(total) for total in game.scores]
 
-        screenshot(console, f"tournament-console-{number}")
+        screenshot(page, f"tournament-console-{number}")
         if number < 3:
-            console.click("#draw")
-            page = console  # the cards of the next round open in this tab
-            console = page.context.new_page()
+            page.click("#draw")  # the next round's cards open
 
     # Every round drawn: the console offers to end the night.
-    console.click("#finish")
-    console.wait_for_selector("text=Final standings.")
-    screenshot(console, "tournament-standings")
-    rows = console.locator("table.standings tbody tr")
+    page.click("#finish")
+    page.wait_for_selector("text=Final standings.")
+    screenshot(page, "tournament-standings")
+    rows = page.locator("table.standings tbody tr")
     assert rows.count() == 8
     standings = tournament_standings(tournament)
     first = standings.rows[0]
     assert re.search(rf"\b{first.points}\b", rows.nth(0).inner_text())
     assert all(row.played == 3 for row in standings.rows)
-    assert "then head-to-head" in console.content()
+    assert "then head-to-head" in page.content()
 
-    console.set_viewport_size({"width": 1280, "height": 800})
-    console.goto(f"{base}/tournaments/{tournament.pk}/projector/")
-    console.wait_for_selector("#board table.standings")
-    screenshot(console, "tournament-projector")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{base}/tournaments/{tournament.pk}/projector/")
+    page.wait_for_selector("#board table.standings")
+    screenshot(page, "tournament-projector")
     # The page polls itself (htmx) and has no inline script.
-    assert console.locator("#board[hx-trigger]").count() == 1
+    assert page.locator("#board[hx-trigger]").count() == 1
 
 
 def test_hands_confirmed_by_the_other_side(browser, live_server, page, club, alice) -> None:
