@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from leagues.models import Player, RoundEnd, Season, SitOutScore, TournamentFormat
-from scorecards.rules import PRESETS, HandInput, rules_build
+from scorecards.rules import PRESETS, rules_build
 
 
 def _presets_for_tables() -> list[tuple[str, str]]:
@@ -87,46 +87,3 @@ class EntryForm(forms.Form):
             if not data["with"]:
                 raise forms.ValidationError(_("Fixed pairs register two partners together."))
         return data
-
-
-KIND_CHOICES = [("trump", _("trump")), ("no", _("no trump"))]
-
-
-class TableHandForm(forms.Form):
-    """One hand of a table, as the director enters or corrects it from the result slip."""
-
-    number = forms.IntegerField(label=_("Correct hand number"), min_value=1, required=False)
-    thrown_in = forms.BooleanField(label=_("Thrown in"), required=False)
-    bidder = forms.TypedChoiceField(label=_("Bidder"), coerce=int, required=False, empty_value=None)
-    bid = forms.IntegerField(label=_("Bid"), min_value=1, max_value=40, required=False)
-    kind = forms.ChoiceField(label=_("Kind"), choices=KIND_CHOICES, required=False)
-    tricks_0 = forms.IntegerField(label=_("Tricks"), min_value=0, required=False)
-    tricks_1 = forms.IntegerField(label=_("Tricks"), min_value=0, required=False)
-    five_hearts = forms.TypedChoiceField(
-        label=_("Five of hearts"), coerce=int, required=False, empty_value=None
-    )
-    three_spades = forms.TypedChoiceField(
-        label=_("Three of spades"), coerce=int, required=False, empty_value=None
-    )
-
-    def __init__(self, *args, names: list[str], sides: list[str], **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["bidder"].choices = list(enumerate(names))
-        side_choices = list(enumerate(sides))
-        self.fields["five_hearts"].choices = side_choices
-        self.fields["three_spades"].choices = side_choices
-        for side, name in enumerate(sides):
-            self.fields[f"tricks_{side}"].label = _("Tricks of %(side)s") % {"side": name}
-
-    def hand(self) -> HandInput:
-        data = self.cleaned_data
-        if data.get("thrown_in"):
-            return HandInput(thrown_in=True)
-        return HandInput(
-            bidder=data.get("bidder"),
-            bid=data.get("bid"),
-            kind=data.get("kind") or "trump",
-            tricks=(data.get("tricks_0"), data.get("tricks_1")),
-            five_hearts=data.get("five_hearts"),
-            three_spades=data.get("three_spades"),
-        )

@@ -37,11 +37,6 @@ urlpatterns = [
     path("<int:tournament_id>/projector/", views.tournament_projector, name="tournament_projector"),
     path("<int:tournament_id>/tables/<int:table_id>/", views.table_detail, name="tournament_table"),
     path(
-        "<int:tournament_id>/tables/<int:table_id>/hands/",
-        views.table_hand,
-        name="tournament_table_hand",
-    ),
-    path(
         "<int:tournament_id>/tables/<int:table_id>/undo/",
         views.table_hand_undo,
         name="tournament_table_undo",

@@ -22,7 +22,7 @@ from leagues.models import (
 )
 from leagues.roles import TOURNAMENTS_RUN
 from leagues.tournament_access import tournament_for_member
-from leagues.tournament_forms import EntryForm, TableHandForm, TournamentForm
+from leagues.tournament_forms import EntryForm, TournamentForm
 from leagues.tournament_selectors import (
     round_results,
     table_result,
@@ -43,8 +43,7 @@ from leagues.tournaments import (
 )
 from scorecards.qr import qr_svg, table_link
 from scorecards.rules import KaiserError
-from scorecards.selectors import game_scored
-from scorecards.services import HandConflict, hand_correct, hand_record, hand_undo
+from scorecards.services import hand_undo
 
 
 def _fragment(request: HttpRequest, template: str, fragment: str) -> str:
@@ -324,66 +323,34 @@ def _table(access, table_id: int) -> TournamentTable:
     return table
 
 
-def _table_context(request, access, table, form=None) -> dict:
+def _table_context(request: HttpRequest, access, table: TournamentTable) -> dict:
     tournament = access.tournament
-    result = table_result(
-        tournament,
-        table,
-        table.round.status == RoundStatus.CLOSED,
-        tournament.hands_need_confirmation,
-    )
-    if form is None:
-        form = TableHandForm(names=result.names, sides=result.sides)
-    rows = [(scored, result.names[scored.dealer]) for scored in result.score.hands]
+    need_confirm = tournament.hands_need_confirmation
+    result = table_result(tournament, table, table.round.status == RoundStatus.CLOSED, need_confirm)
+    hands = {h.number: h for h in table.game.hands.all()}
+    rows = [
+        (scored, result.names[scored.dealer], hands.get(scored.number))
+        for scored in result.score.hands
+    ]
     return {
         "tournament": tournament,
         "table": table,
         "result": result,
         "rows": rows,
-        "form": form,
+        "need_confirm": need_confirm,
         "link": table_link(request, table.game),
     }
 
 
 @require_GET
 def table_detail(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
-    """A table as the director sees it: its hands and a form to enter or correct one from the
-    result slip (the same services, and version history, as the table score sheet)."""
+    """A table as the director sees it: what the round counts of it, its hands (each opening the
+    score sheet's correction form and history, so a director's correction has the same version
+    history as one made at the table), the last hand's undo and the link to the score sheet.
+    Hands are entered on the score sheet itself."""
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     table = _table(access, table_id)
     return render(request, "tournaments/table.html", _table_context(request, access, table))
-
-
-@require_POST
-def table_hand(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
-    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
-    table = _table(access, table_id)
-    game = table.game
-    score = game_scored(game, sorted(game.hands.all(), key=lambda h: h.number))
-    seats = sorted(game.seats.all(), key=lambda s: s.seat)
-    names = [s.name for s in seats]
-    sides = [" & ".join(names[s] for s in side) for side in score.rules.sides]
-    form = TableHandForm(request.POST, names=names, sides=sides)
-    if form.is_valid():
-        number = form.cleaned_data.get("number")
-        who = request.user.get_username()
-        try:
-            if number:
-                hand_correct(
-                    game=game, number=number, hand=form.hand(), by=request.user, by_name=who
-                )
-            else:
-                hand_record(
-                    game=game, hand=form.hand(), entered_by=request.user, entered_by_name=who
-                )
-        except (KaiserError, HandConflict) as exc:
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, _("Hand saved."))
-            return redirect("tournament_table", tournament_id=tournament_id, table_id=table_id)
-    table = _table(access, table_id)
-    context = _table_context(request, access, table, form)
-    return render(request, "tournaments/table.html", context, status=400)
 
 
 @require_POST

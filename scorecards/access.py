@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Prefetch, Subquery
+from django.db.models import Exists, OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest
 
 from leagues.models import Membership
@@ -56,6 +56,15 @@ def _game_with_membership(request: HttpRequest, game_id: int, seats: bool) -> Ga
     """The game, its club and season, and the user's membership of the club read in the same
     query (annotated), so an access check costs one query (plus one for the seats)."""
     games = Game.objects.select_related("club", "season")
+    # A table of a tournament night that wants every hand confirmed (read by
+    # scorecards.selectors.game_needs_confirmation; an EXISTS in the same query, not one more).
+    games = games.annotate(
+        _tournament_confirms=Exists(
+            Game.objects.filter(
+                pk=OuterRef("pk"), tournament_table__round__tournament__hands_need_confirmation=True
+            )
+        )
+    )
     if seats:
         games = games.prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))

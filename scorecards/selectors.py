@@ -58,6 +58,22 @@ def game_fully_confirmed(game: Game) -> bool:
     return not game.hands.filter(confirmed_at__isnull=True).exists()
 
 
+def game_needs_confirmation(game: Game) -> bool:
+    """True when a player of the other side confirms each hand of this game: its club asks it
+    of every game, or it is a table of a tournament night that asks it. No query when the game
+    was read through `scorecards.access.game_for_member` (which annotates the second case)."""
+    if game.club_id is None:
+        return False
+    if game.club.hands_need_confirmation:
+        return True
+    annotated = getattr(game, "_tournament_confirms", None)
+    if annotated is not None:
+        return bool(annotated)
+    return Game.objects.filter(
+        pk=game.pk, tournament_table__round__tournament__hands_need_confirmation=True
+    ).exists()
+
+
 def game_counts_for_standings(game: Game) -> bool:
     """A finished game counts for standings unless its club wants hands confirmed and some
     are not yet."""

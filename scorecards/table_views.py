@@ -35,6 +35,7 @@ from scorecards.qr import qr_svg, table_link
 from scorecards.rules import GameScore, HandError, KaiserError, Rules
 from scorecards.selectors import (
     game_hands,
+    game_needs_confirmation,
     game_preview,
     game_scored,
     hand_versions,
@@ -191,7 +192,7 @@ def _sheet_context(
     rules = score.rules
     names = _names(game)
     sides = side_names(rules, names)
-    needs_confirming = bool(game.club_id and game.club.hands_need_confirmation)
+    needs_confirming = game_needs_confirmation(game)
     # Whoever may enter hands may show the table link to the others at the table; only those
     # who may correct hands make a new one or revoke it.
     link = table_link(request, game) if access.can_enter else None

@@ -15,7 +15,6 @@ from django.utils import translation
 from leagues.demo import plausible_hand
 from leagues.models import Tournament, TournamentEntry, TournamentRound
 from leagues.tournaments import entry_register, round_draw, tournament_create
-from scorecards.models import Hand, HandVersion
 from scorecards.services import hand_record
 
 pytestmark = pytest.mark.django_db
@@ -205,49 +204,6 @@ def test_close_round_and_finish(request, running, who, status) -> None:
     assert client.post(reverse("tournament_finish", args=[t.pk])).status_code == status
     t.refresh_from_db()
     assert t.status == ("finished" if status == 302 else "running")
-
-
-def _hand_post(**extra):
-    return {
-        "bidder": "0",
-        "bid": "7",
-        "kind": "trump",
-        "tricks_0": "7",
-        "tricks_1": "1",
-        "five_hearts": "0",
-        "three_spades": "0",
-        **extra,
-    }
-
-
-@pytest.mark.parametrize(
-    ("who", "status"), [("as_alice", 302), ("as_bob", 403), ("as_charlie", 404), ("client", 404)]
-)
-def test_director_enters_and_corrects_a_hand(request, club, who, status) -> None:
-    t = _tournament(club, 8)
-    made = round_draw(tournament=t)
-    game = made.tables[0].game
-    url = reverse("tournament_table_hand", args=[t.pk, made.tables[0].pk])
-    client = request.getfixturevalue(who)
-    assert client.post(url, _hand_post()).status_code == status
-    assert Hand.objects.filter(game=game).count() == (status == 302)
-    if status == 302:
-        assert (
-            client.post(url, _hand_post(number="1", tricks_0="8", tricks_1="0")).status_code == 302
-        )
-        hand = Hand.objects.get(game=game)
-        assert hand.tricks == [8, 0]
-        actions = list(HandVersion.objects.filter(game=game).values_list("action", flat=True))
-        assert actions == ["enter", "correct"]
-
-
-def test_director_hand_refused_by_the_engine(as_alice, club) -> None:
-    t = _tournament(club, 8)
-    made = round_draw(tournament=t)
-    url = reverse("tournament_table_hand", args=[t.pk, made.tables[0].pk])
-    response = as_alice.post(url, _hand_post(tricks_0="6"))
-    assert response.status_code == 400
-    assert not Hand.objects.exists()
 
 
 def test_table_of_another_tournament_is_404(as_alice, club) -> None:

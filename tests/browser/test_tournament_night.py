@@ -1,33 +1,55 @@
-"""A whole small tournament (8 players, 3 rounds) run by a director from the browser, hands
-entered from the tables' result slips on the director's table pages."""
+"""A whole small tournament (8 players, 3 rounds) run by a director from the browser, every hand
+tapped in on the real table score sheet by a phone at the table: a fresh browser with no account
+that opens the table link printed on the table card. The director watches the console update
+itself, corrects a hand from it (the score sheet's correction, same version history), and ends
+the night. A second night wants every hand confirmed by the other side."""
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
 
-from leagues.models import Tournament
+from leagues.models import Tournament, TournamentTable
 from leagues.tournament_selectors import tournament_standings
+from leagues.tournaments import entry_register, tournament_create
+from scorecards.models import Hand, HandVersion
+from tests.browser.conftest import PHONE, screenshot
+from tests.browser.test_table_sheet_browser import save_and_wait, signed_in, tap_hand
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = ["Ann", "Bea", "Cal", "Dee", "Eli", "Fay", "Gus", "Hal"]
+POLL = 12_000  # the console polls every 5 s: a change shows within one or two polls
 
 
-def _enter_hand(page, bidder: int, tricks: tuple[int, int], side: int) -> None:
-    page.select_option("#id_bidder", str(bidder))
-    page.fill("#id_bid", "7")
-    page.fill("#id_tricks_0", str(tricks[0]))
-    page.fill("#id_tricks_1", str(tricks[1]))
-    page.select_option("#id_five_hearts", str(side))
-    page.select_option("#id_three_spades", str(side))
-    page.click("#hand-form button[type=submit]")
-    page.wait_for_selector(".messages .success")
+def card_links(page) -> list[str]:
+    """The table links as printed on the round's table cards (what the QR codes hold)."""
+    links = page.locator(".table-card p.link a")
+    return [links.nth(i).get_attribute("href") for i in range(links.count())]
 
 
-def test_director_runs_a_small_tournament(live_server, page, artifacts, club, alice) -> None:
+def phone_at_table(browser, link: str):
+    """A phone at the table: a fresh browser (no account, no session) opening the table link."""
+    context = browser.new_context(viewport=PHONE, locale="en-CA")
+    phone = context.new_page()
+    phone.set_default_timeout(10_000)
+    phone.goto(link)
+    phone.wait_for_selector("#hand-form")
+    return phone
+
+
+def seat_name(phone, seat: int) -> str:
+    return phone.locator("#f-bidder label").nth(seat).inner_text().strip()
+
+
+def console_row(console, table: int):
+    return console.locator("table.console tbody tr").nth(table - 1)
+
+
+def test_director_runs_a_small_tournament(browser, live_server, page, club, alice) -> None:
     base = live_server.url
     page.goto(f"{base}/accounts/login/")
     page.fill("#id_username", "alice")
@@ -56,43 +78,93 @@ def test_director_runs_a_small_tournament(live_server, page, artifacts, club, al
         page.click("#entries button.check-in >> nth=0")
         page.wait_for_timeout(300)
     page.wait_for_selector("text=8 here of 8")
-    page.screenshot(path=str(artifacts / "tournament-registration.png"), full_page=True)
+    screenshot(page, "tournament-registration")
 
+    # Round 1 is drawn from the tournament page, the next ones from the page.
+    page.goto(f"{base}{tournament.get_absolute_url()}")
+    page.click("#draw")
     for number in (1, 2, 3):
-        page.goto(f"{base}{tournament.get_absolute_url()}")
-        page.click("#draw")
+        # The draw leads to the round's printable table cards.
         page.wait_for_selector(".table-card")
         assert page.locator(".table-card").count() == 2
         assert page.locator(".table-card svg.qr").count() == 2
+        links = card_links(page)
+        tables = list(
+            TournamentTable.objects.filter(round__tournament=tournament, round__number=number)
+            .select_related("game")
+            .order_by("number")
+        )
+        assert [link.rsplit("/t/", 1)[1].strip("/") for link in links] == [
+            t.game.table_token for t in tables
+        ]
+        # Each card also links the director to the table's score sheet and table page.
+        assert page.locator(".table-card a.sheet-link").first.get_attribute("href") == (
+            f"/games/{tables[0].game_id}/"
+        )
         if number == 1:
             page.set_viewport_size({"width": 1024, "height": 1400})
-            page.screenshot(path=str(artifacts / "tournament-cards.png"), full_page=True)
-            page.set_viewport_size({"width": 390, "height": 844})
+            screenshot(page, "tournament-cards")
+            page.set_viewport_size(PHONE)
         page.goto(f"{base}/tournaments/{tournament.pk}/console/")
-        tables = page.locator("table.console tbody tr a")
-        hrefs = [tables.nth(i).get_attribute("href") for i in range(tables.count())]
-        assert len(hrefs) == 2
-        for index, href in enumerate(hrefs):
-            page.goto(f"{base}{href}")
+        page.wait_for_selector("table.console")
+        assert page.locator("tr.state-playing").count() == 2
+        assert page.locator("table.console a.sheet-link").count() == 2
+
+        for index, link in enumerate(links):
+            phone = phone_at_table(browser, link)
             # Table 1: side 0 makes two bids; table 2: side 1 does.
             side = index % 2
-            tricks = (7, 1) if side == 0 else (1, 7)
-            _enter_hand(page, side, tricks, side)
-            _enter_hand(page, side + 2, tricks, side)
-            if number == 1 and index == 0:
-                # The director corrects hand 2 from the slip: same service as the sheet.
-                page.fill("#id_number", "2")
-                _enter_hand(page, 2, (8, 0), 0)
-                page.screenshot(path=str(artifacts / "tournament-table.png"), full_page=True)
-        page.goto(f"{base}/tournaments/{tournament.pk}/console/")
-        page.wait_for_selector("text=Every table has finished.")
+            for hand, bidder in enumerate((side, side + 2), start=1):
+                tap_hand(
+                    phone,
+                    bidder=seat_name(phone, bidder),
+                    bid=7,
+                    tricks=7,
+                    hearts=side,
+                    spades=side,
+                )
+                save_and_wait(phone, hand)
+                if number == 1 and index == 0 and hand == 1:
+                    screenshot(phone, "tournament-phone-sheet")
+                    # The console shows the hand without being reloaded.
+                    console_row(page, 1).locator("td.num", has_text="1 / 2").wait_for(timeout=POLL)
+            phone.context.close()
+        page.wait_for_selector("text=Every table has finished.", timeout=POLL)
         assert page.locator("tr.state-done").count() == 2
-        page.screenshot(path=str(artifacts / f"tournament-console-{number}.png"), full_page=True)
+        assert Hand.objects.filter(game__tournament_table__round__number=number).count() == 4
+
+        if number == 1:
+            # The director corrects hand 2 of table 1 from the console: the table page opens the
+            # score sheet's correction form, and the hand's history keeps both versions.
+            page.click("table.console tbody tr:nth-child(1) a.table-page")
+            page.wait_for_selector("#table-hands")
+            screenshot(page, "tournament-table")
+            assert page.locator("#hand-form").count() == 0  # hands are entered on the sheet
+            page.click("#table-hands #hand-2 a")
+            page.wait_for_selector("#correct-form")
+            page.locator("#f-tricks label", has_text=re.compile(r"^8$")).click()
+            page.click("#correct-form button.save")
+            page.wait_for_selector("#sheet")
+            game = tables[0].game
+            versions = HandVersion.objects.filter(game=game, number=2)
+            assert list(versions.values_list("action", flat=True)) == ["enter", "correct"]
+            assert Hand.objects.get(game=game, number=2).tricks == [8, 0]
+            page.click("#hand-2 a")
+            assert "corrected" in page.inner_text(".versions")
+            screenshot(page, "tournament-correction-history")
+            page.goto(f"{base}/tournaments/{tournament.pk}/console/")
+            game.refresh_from_db()
+            score = console_row(page, 1).locator("td.num").nth(1).inner_text().split()
+            assert score == [str(total) for total in game.scores]
+
+        screenshot(page, f"tournament-console-{number}")
+        if number < 3:
+            page.click("#draw")  # the next round's cards open
 
     # Every round drawn: the console offers to end the night.
     page.click("#finish")
     page.wait_for_selector("text=Final standings.")
-    page.screenshot(path=str(artifacts / "tournament-standings.png"), full_page=True)
+    screenshot(page, "tournament-standings")
     rows = page.locator("table.standings tbody tr")
     assert rows.count() == 8
     standings = tournament_standings(tournament)
@@ -104,6 +176,70 @@ def test_director_runs_a_small_tournament(live_server, page, artifacts, club, al
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"{base}/tournaments/{tournament.pk}/projector/")
     page.wait_for_selector("#board table.standings")
-    page.screenshot(path=str(artifacts / "tournament-projector.png"))
+    screenshot(page, "tournament-projector")
     # The page polls itself (htmx) and has no inline script.
     assert page.locator("#board[hx-trigger]").count() == 1
+
+
+def test_hands_confirmed_by_the_other_side(browser, live_server, page, club, alice) -> None:
+    """A night that wants every hand confirmed: the console says a table waits on confirmation
+    until a phone of the other side taps confirm on the score sheet, then that it is done."""
+    night = tournament_create(
+        club=club,
+        name="Confirmed night",
+        date=datetime.date(2026, 11, 27),
+        rounds=1,
+        hands_per_round=1,
+        extra_hand_on_tie=False,
+        hands_need_confirmation=True,
+    )
+    for name in PLAYERS:
+        entry_register(tournament=night, player=name, checked_in=True)
+    assert not club.hands_need_confirmation  # the tournament asks it, not the club
+    base = live_server.url
+    signed_in(page, live_server, alice)
+    page.goto(f"{base}{night.get_absolute_url()}")
+    page.click("#draw")
+    page.wait_for_selector(".table-card")
+    links = card_links(page)
+    assert len(links) == 2
+    console = page
+    console.goto(f"{base}/tournaments/{night.pk}/console/")
+
+    for table, link in enumerate(links, start=1):
+        # The bidder's phone enters the hand and says who holds it.
+        bidder_phone = phone_at_table(browser, link)
+        bidder = seat_name(bidder_phone, 0)
+        bidder_phone.select_option("select[name=entered_as]", "0")
+        tap_hand(bidder_phone, bidder=bidder, bid=7, tricks=7, hearts=0, spades=0)
+        save_and_wait(bidder_phone, 1)
+        bidder_phone.wait_for_selector("#hand-1.unconfirmed")
+        row = console_row(console, table)
+        row.locator("td", has_text="1 hand waits for confirmation").wait_for(timeout=POLL)
+        assert "state-waiting" in row.get_attribute("class")
+        if table == 1:
+            screenshot(console, "tournament-console-waiting")
+
+        # A player of the other side confirms on another phone at the table.
+        other_phone = phone_at_table(browser, link)
+        other = seat_name(other_phone, 1)
+        assert other_phone.locator("#hand-1 form.confirm button").count() == 2  # seats 1 and 3
+        other_phone.click(f"#hand-1 form.confirm button:has-text('{other}')")
+        other_phone.wait_for_selector("#hand-1:not(.unconfirmed)")
+        if table == 1:
+            screenshot(other_phone, "tournament-phone-confirmed")
+        hand = Hand.objects.get(
+            game__tournament_table__round__tournament=night, game__tournament_table__number=table
+        )
+        assert hand.entered_by_name == bidder and hand.confirmed_by_name == other
+        row.locator("td", has_text="finished").wait_for(timeout=POLL)
+        assert "state-done" in row.get_attribute("class")
+        # The bidder's phone sees the confirmation too (the sheet polls).
+        bidder_phone.wait_for_selector("#hand-1:not(.unconfirmed)", timeout=8000)
+        bidder_phone.context.close()
+        other_phone.context.close()
+
+    console.wait_for_selector("text=Every table has finished.")
+    screenshot(console, "tournament-console-confirmed")
+    console.click("#finish")
+    console.wait_for_selector("text=Final standings.")
