@@ -5,7 +5,8 @@ Reads only (no writes): `counted_games` feeds every counted game's stored hands 
 results into the figures the snapshots store. The services in `leagues.services` write them.
 
 What counts: finished games of the club (of the season, for standings) and, where the club has
-`hands_need_confirmation` on, only games whose every hand is confirmed. The engine has the last
+`hands_need_confirmation` on (or the game is a table of a tournament night that has it on), only
+games whose every hand is confirmed. The engine has the last
 word: a game it does not find finished does not count.
 
 The figures, per player (and per partnership: two players on the same side of a game):
@@ -25,7 +26,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from openskill.models import PlackettLuce
 
 from leagues.models import Club, Season
@@ -51,9 +52,15 @@ def counted_games_qs(club: Club, season: Season | None = None) -> QuerySet[Game]
     games = Game.objects.filter(club=club, status=GameStatus.FINISHED)
     if season is not None:
         games = games.filter(season=season)
+    # A game waits for its confirmations when its club asks them of every game, or when it is a
+    # table of a tournament night that asks them (scorecards.selectors.game_needs_confirmation).
+    unconfirmed = Exists(Hand.objects.filter(game=OuterRef("pk"), confirmed_at__isnull=True))
     if club.hands_need_confirmation:
-        unconfirmed = Hand.objects.filter(game=OuterRef("pk"), confirmed_at__isnull=True)
-        games = games.filter(~Exists(unconfirmed))
+        games = games.filter(~unconfirmed)
+    else:
+        games = games.exclude(
+            Q(tournament_table__round__tournament__hands_need_confirmation=True) & unconfirmed
+        )
     return games.order_by("finished_at", "pk")
 
 

@@ -75,11 +75,11 @@ def game_needs_confirmation(game: Game) -> bool:
 
 
 def game_counts_for_standings(game: Game) -> bool:
-    """A finished game counts for standings unless its club wants hands confirmed and some
-    are not yet."""
+    """A finished game counts for standings unless it needs its hands confirmed
+    (`game_needs_confirmation`) and some are not yet."""
     if not game.is_finished:
         return False
-    if game.club is not None and game.club.hands_need_confirmation:
+    if game_needs_confirmation(game):
         return game_fully_confirmed(game)
     return True
 

@@ -1,0 +1,69 @@
+"""A tournament night that wants its hands confirmed: its games count for the season only once
+every hand is confirmed, even where the club itself does not ask for confirmation."""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+import pytest
+
+from leagues import services
+from leagues.demo import demo_game_play
+from leagues.derived import counted_games_qs
+from leagues.models import PlayerStanding, Season
+from leagues.tournaments import entry_register, round_draw, tournament_create
+from scorecards.selectors import game_counts_for_standings
+from scorecards.services import hand_confirm
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished_table(club):
+    season = Season.objects.create(club=club, name="2026", starts_on=datetime.date(2026, 9, 1))
+    night = tournament_create(
+        club=club,
+        name="Friday",
+        date=datetime.date(2026, 11, 20),
+        hands_need_confirmation=True,
+        season=season,
+    )
+    for i in range(4):
+        entry_register(tournament=night, player=f"P{i}", checked_in=True)
+    game = round_draw(tournament=night).tables[0].game
+    demo_game_play(game, random.Random(7))
+    game.refresh_from_db()
+    assert game.is_finished and not club.hands_need_confirmation
+    return season, game
+
+
+def test_unconfirmed_tournament_game_does_not_count_until_confirmed(
+    club, finished_table, django_capture_on_commit_callbacks
+):
+    season, game = finished_table
+    assert not game_counts_for_standings(game)
+    assert list(counted_games_qs(club, season)) == []
+    services.standings_rebuild(season_id=season.pk)
+    assert not PlayerStanding.objects.filter(season=season).exists()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for hand in game.hands.all():
+            hand_confirm(game=game, number=hand.number, by_name="P1")
+    game.refresh_from_db()
+    assert game_counts_for_standings(game)
+    assert list(counted_games_qs(club, season)) == [game]
+    # The last confirmation of a finished game queued the rebuild (eager here).
+    assert PlayerStanding.objects.filter(season=season).count() == 4
+
+
+def test_ordinary_games_of_the_club_still_count_without_confirmation(
+    club, players, standard_rules, finished_table
+):
+    from scorecards.services import game_start
+
+    season, _tournament_game = finished_table
+    game = game_start(seats=players, rules=standard_rules, club=club, season=season)
+    demo_game_play(game, random.Random(3))
+    game.refresh_from_db()
+    assert list(counted_games_qs(club, season)) == [game]
