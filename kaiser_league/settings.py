@@ -254,3 +254,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_int("DERIVED_DATA_RECONCILE_SECONDS", 300),
     }
 }
+
+# --- Load and faults (issue 6, phase 2) -----------------------------------------------------
+# A refused CSRF check answers the hand outbox in JSON, naming the field, like other refusals.
+CSRF_FAILURE_VIEW = "kaiser_league.errors.csrf_failure"
