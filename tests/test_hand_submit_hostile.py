@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from leagues.models import Club, Player
 from scorecards.models import Game, Hand, HandVersion
+from scorecards.rules import HandInput
 from scorecards.services import game_start, game_token_issue, hand_record
 from tests.conftest import client_for
 
@@ -236,7 +237,7 @@ def test_missing_csrf_is_refused_with_a_clear_message_and_writes_nothing(game, a
      ("1", 409, None)],
 )  # fmt: skip
 def test_wrong_hand_numbers(game, alice, number, status, field) -> None:
-    hand_record(game=game, hand=__import__("scorecards.rules").rules.HandInput(thrown_in=True))
+    hand_record(game=game, hand=HandInput(thrown_in=True))
     data = {**VALID, "idempotency_key": str(uuid.uuid4()), "number": number}
     before = _counts()
     response = _post(client_for(alice), game.pk, data, headers=JSON)
@@ -265,7 +266,7 @@ def test_a_key_of_another_game_is_refused_by_name(game, other_game, alice) -> No
     key = uuid.uuid4()
     hand_record(
         game=other_game,
-        hand=__import__("scorecards.rules").rules.HandInput(thrown_in=True),
+        hand=HandInput(thrown_in=True),
         idempotency_key=key,
     )
     data = {**VALID, "idempotency_key": str(key), "number": "1"}
@@ -276,12 +277,15 @@ def test_a_key_of_another_game_is_refused_by_name(game, other_game, alice) -> No
     assert _counts() == before
 
 
+MULTIPART = b'--x\r\nContent-Disposition: form-data; name="bid"\r\n\r\n8'
+
+
 @pytest.mark.parametrize(
     ("body", "content_type"),
     [
         (b'{"bidder": 0, "bid": 8}', "application/json"),
         (b"\xff\xfe\x00garbage", "application/x-www-form-urlencoded"),
-        (b"--x\r\nContent-Disposition: form-data; name=\"bid\"\r\n\r\n8", "multipart/form-data; boundary=x"),
+        (MULTIPART, "multipart/form-data; boundary=x"),
         (b"bid=8&" * 2000, "application/x-www-form-urlencoded"),
         (b"", "text/plain"),
     ],
