@@ -58,11 +58,11 @@ messages: venv
 bench: venv
 	$(PY) bench/run_all.py
 
-## loadtest: a short club night (bench/load_night.py) on gunicorn; BENCH_DATABASE_URL for PostgreSQL.
-## tests.load.stub_settings adds a stand-in hand endpoint only where the real one (#3) is missing.
+## loadtest: a short club night (bench/load_night.py) on gunicorn against the real hand endpoint;
+## BENCH_DATABASE_URL for PostgreSQL, else a throw-away SQLite file.
 LOAD_ARGS ?= --tables 40 --hands 6 --speedup 90 --time-limit 120
 loadtest: venv
-	$(PY) bench/load_night.py --settings tests.load.stub_settings $(LOAD_ARGS)
+	$(PY) bench/load_night.py $(LOAD_ARGS)
 
 ## serve: run as a club server does: gunicorn, PostgreSQL, Redis, Celery worker and beat (Ctrl-C stops all)
 serve: venv

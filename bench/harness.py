@@ -120,63 +120,85 @@ def manage(env: Mapping[str, str], *args: str, timeout: float = 300) -> None:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
 
 
+class GunicornServer:
+    """gunicorn (deploy/gunicorn.conf.py) on a 127.0.0.1 port, that can be stopped hard and
+    started again on the same port (the web-process restart fault)."""
+
+    def __init__(
+        self,
+        env: Mapping[str, str],
+        *,
+        workers: int = 2,
+        threads: int = 4,
+        port: int | None = None,
+        start_timeout: float = 30,
+    ) -> None:
+        self.port = port or free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.start_timeout = start_timeout
+        self.env = dict(env)
+        self.env.update(
+            GUNICORN_BIND=f"127.0.0.1:{self.port}",
+            WEB_CONCURRENCY=str(workers),
+            GUNICORN_THREADS=str(threads),
+        )
+        self.process: subprocess.Popen | None = None
+        # The server's log goes to a file: a pipe nobody reads would fill and stall the server.
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+
+    def start(self) -> str:
+        """Start it and wait for /healthz; returns the base URL."""
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--config", "deploy/gunicorn.conf.py",
+             "kaiser_league.wsgi"],
+            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + self.start_timeout
+        while True:
+            if self.process.poll() is not None:
+                self.log.seek(0)
+                raise RuntimeError(f"gunicorn exited: {self.log.read().decode()[-2000:]}")
+            try:
+                status, _, _ = HttpSession(self.base_url, timeout=5).get("/healthz")
+                if status == 200:
+                    return self.base_url
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("gunicorn did not answer /healthz in time")
+            time.sleep(0.05)
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 25) -> None:
+        """Signal its whole process group (master and workers); SIGKILL if it lingers."""
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, sig)
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.process = None
+
+    def close(self) -> None:
+        self.stop()
+        self.log.close()
+
+
 @contextlib.contextmanager
 def gunicorn_server(
     env: Mapping[str, str], *, workers: int = 2, threads: int = 4, start_timeout: float = 30
 ) -> Iterator[str]:
     """gunicorn (deploy/gunicorn.conf.py) on a free 127.0.0.1 port; yields its base URL and
     stops it (SIGTERM to its process group, then SIGKILL) when the block ends."""
-    port = free_port()
-    server_env = dict(env)
-    server_env.update(
-        GUNICORN_BIND=f"127.0.0.1:{port}",
-        WEB_CONCURRENCY=str(workers),
-        GUNICORN_THREADS=str(threads),
-    )
-    # The server's log goes to a file: a pipe nobody reads would fill and stall the server.
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--config",
-            "deploy/gunicorn.conf.py",
-            "kaiser_league.wsgi",
-        ],
-        cwd=ROOT,
-        env=server_env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
+    server = GunicornServer(env, workers=workers, threads=threads, start_timeout=start_timeout)
     try:
-        deadline = time.monotonic() + start_timeout
-        while True:
-            if process.poll() is not None:
-                log.seek(0)
-                raise RuntimeError(f"gunicorn exited: {log.read().decode()[-2000:]}")
-            try:
-                status, _, _ = HttpSession(base).get("/healthz")
-                if status == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("gunicorn did not answer /healthz in time")
-            time.sleep(0.1)
-        yield base
+        yield server.start()
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=25)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        log.close()
+        server.close()
 
 
 @dataclass

@@ -8,7 +8,8 @@ the database is counted against what the phones were told.
     python bench/load_night.py --base-url http://127.0.0.1:8000 --database-url ...  # a running
                                                         # server (make serve) on that database
 
-The hand-entry contract (issue #3): `POST /games/<id>/hands/` with form fields `idempotency_key`
+The hand-entry endpoint is the real table sheet's (`hand_submit`, scorecards/table_views.py):
+`POST /games/<id>/hands/` with form fields `idempotency_key`
 (a UUID), `number`, `bidder`, `bid`, `kind`, `tricks_0`, `tricks_1`, `five_hearts`,
 `three_spades`, header `Accept: application/json`; answers 201 created, 200 duplicate (same key
 again), 409 conflict (that number is taken), 422 invalid. A phone gets in through the table link
@@ -184,20 +185,27 @@ class NightRun:
     stopped_by_time_limit: bool = False
 
 
+RETRY_DELAYS = (0.2, 0.4, 0.8, 1.5, 2.5, 4.0)  # about 9 s in all: a web process restarting
+
+
 def _submit(phone: HttpSession, game_id: int, fields: dict[str, str]) -> tuple[int, float, int]:
-    """POST one hand; on a dropped connection resend with the same key (up to 3 tries).
-    Returns (status or 0, seconds of the last try, retries)."""
-    for attempt in range(3):
+    """POST one hand; on a dropped or refused connection, or a 502/503 from a proxy, resend it
+    with the same idempotency key after a pause (as the phone's outbox does), up to
+    len(RETRY_DELAYS) times. Returns (status or 0, seconds of the last try, retries)."""
+    status = 0
+    for attempt, delay in enumerate((*RETRY_DELAYS, None)):
         start = time.perf_counter()
         try:
             status, _, _ = phone.post_form(
                 f"/games/{game_id}/hands/", fields, {"Accept": "application/json"}
             )
-            return status, time.perf_counter() - start, attempt
         except OSError:
             phone.close()
-            time.sleep(0.2 * (attempt + 1))
-    return 0, time.perf_counter() - start, 3
+            status = 0
+        if status not in (0, 502, 503) or delay is None:
+            return status, time.perf_counter() - start, attempt
+        time.sleep(delay)
+    return status, time.perf_counter() - start, len(RETRY_DELAYS)
 
 
 def _join(base_url: str, setup: TableSetup) -> HttpSession:
@@ -224,8 +232,11 @@ def night_run(
     conflict_share: float = 0.05,
     time_limit: float = 300.0,
     seed: int = 6,
+    burst_started: threading.Event | None = None,
 ) -> NightRun:
-    """Play the night against `base_url`: one thread per table, its phones taking turns."""
+    """Play the night against `base_url`: one thread per table, its phones taking turns. Every
+    phone joins its table first; the night's clock starts once all have. `burst_started` (if
+    given) is set the moment the burst is released (a fault test restarts the server then)."""
     local_base_url(base_url)
     run = NightRun()
     lock = threading.Lock()
@@ -233,10 +244,19 @@ def night_run(
     gap = interval / speedup
     offsets = [rng.uniform(0, gap) for _ in plans]
     burst_number = max(1, min(len(p.hands) for p in plans) // 2 + 1) if burst else None
-    barrier = threading.Barrier(len(plans)) if burst else None
+    barrier = (
+        threading.Barrier(len(plans), action=burst_started.set if burst_started else None)
+        if burst
+        else None
+    )
     missing = threading.Event()
-    start = time.monotonic()
-    deadline = start + time_limit
+    clock = {"start": time.monotonic()}
+    deadline = clock["start"] + time_limit
+
+    def clock_start() -> None:
+        clock["start"] = time.monotonic()
+
+    joined = threading.Barrier(len(plans), action=clock_start)
 
     def table_thread(plan: TablePlan, setup: TableSetup, offset: float) -> None:
         table_rng = random.Random(seed * 1000 + plan.table)
@@ -245,9 +265,13 @@ def night_run(
         except (RuntimeError, OSError) as exc:
             with lock:
                 run.join_failures.append(str(exc))
+            joined.abort()
             if barrier is not None:
                 barrier.abort()
             return
+        with contextlib.suppress(threading.BrokenBarrierError):
+            joined.wait(timeout=max(1.0, deadline - time.monotonic()))
+        start = clock["start"]
         passed_burst = False
         try:
             for planned in plan.hands:
@@ -306,7 +330,7 @@ def night_run(
         thread.start()
     for thread in threads:
         thread.join(timeout=max(0.0, deadline - time.monotonic()) + 30)
-    run.seconds = time.monotonic() - start
+    run.seconds = time.monotonic() - clock["start"]
     return run
 
 
@@ -461,12 +485,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--seed", type=int, default=6)
-    parser.add_argument(
-        "--settings",
-        default="kaiser_league.settings",
-        help="settings module of the server it starts (tests.load.stub_settings mounts a "
-        "stand-in hand endpoint written to the contract)",
-    )
     args = parser.parse_args(argv)
     if args.base_url:
         local_base_url(args.base_url)
@@ -481,7 +499,6 @@ def main(argv: list[str] | None = None) -> int:
             database_url=args.database_url,
             sqlite_path=Path(tmp) / "night.sqlite3",
         )
-        env["DJANGO_SETTINGS_MODULE"] = args.settings
         django_ready(env, migrate=not args.base_url)
         plans = night_plan(args.tables, args.hands, args.seed)
         club, tables = night_setup(plans)

@@ -9,6 +9,7 @@ anything missed (a broker that was down, a worker that died).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import secrets
@@ -180,20 +181,49 @@ def derived_data_send(*, season_ids: Iterable[int] = (), club_ids: Iterable[int]
     ok = True
     jobs = [(tasks.standings_rebuild, s) for s in season_ids]
     jobs += [(tasks.ratings_rebuild, c) for c in club_ids]
-    for task, object_id in jobs:
-        try:
-            # No publish retries: a hand submit must never wait on a broker that is down.
-            task.apply_async((object_id,), retry=False)
-        except BrokerError:
-            # Down for one is down for all: do not pay the connect timeout again per job.
-            log.exception("broker down: could not queue %s; reconciliation will catch up", jobs)
-            return False
-        except Exception:  # an eager rebuild that failed: the hand is saved, log and go on
-            ok = False
-            log.exception(
-                "could not run %s(%s); reconciliation will catch up", task.name, object_id
-            )
+    if not jobs:
+        return True
+    with contextlib.ExitStack() as stack:
+        connection = None
+        if not tasks.standings_rebuild.app.conf.task_always_eager:
+            connection = stack.enter_context(_publish_connection())
+        for task, object_id in jobs:
+            try:
+                # No publish retries: a hand submit must never wait on a broker that is down.
+                task.apply_async((object_id,), retry=False, connection=connection)
+            except (BrokerError, *BROKER_SOCKET_ERRORS):
+                # Down for one is down for all: do not pay the timeout again per job.
+                log.exception("broker down: could not queue %s; reconciliation will catch up", jobs)
+                return False
+            except Exception:  # an eager rebuild that failed: the hand is saved, log and go on
+                ok = False
+                log.exception(
+                    "could not run %s(%s); reconciliation will catch up", task.name, object_id
+                )
     return ok
+
+
+# A broker that hangs (stopped, overloaded, a half-open connection) rather than refusing.
+BROKER_SOCKET_ERRORS = (OSError, TimeoutError)
+
+
+def _publish_connection() -> Any:
+    """A broker connection for publishing from a request, with short socket timeouts
+    (BROKER_PUBLISH_TIMEOUT, default 0.5 s): a broker that refuses, or one that accepts and
+    never answers, costs a hand submit at most about that, never the worker's long timeouts.
+    Workers keep CELERY_BROKER_TRANSPORT_OPTIONS (their blocking reads need longer)."""
+    from django.conf import settings
+
+    from kaiser_league.celery import app
+
+    timeout = settings.BROKER_PUBLISH_TIMEOUT
+    options = {
+        **app.conf.broker_transport_options,
+        "max_retries": 0,
+        "socket_connect_timeout": timeout,
+        "socket_timeout": timeout,
+    }
+    return app.connection_for_write(connect_timeout=timeout, transport_options=options)
 
 
 def derived_data_queue(*, game: Any) -> None:

@@ -107,6 +107,9 @@ def hand_form_parse(
     raw_key = _text(data, "idempotency_key")
     if raw_key:
         try:
+            # uuid.UUID reads any Unicode digit as hex; a key is plain ASCII (and short).
+            if not raw_key.isascii() or len(raw_key) > 45:
+                raise ValueError(raw_key[:45])
             form.idempotency_key = uuid.UUID(raw_key)
         except ValueError:
             form.add_error("idempotency_key", _("must be a UUID"))

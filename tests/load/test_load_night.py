@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from django.urls import Resolver404, resolve
 
 from bench.load_night import (
     CONFLICT,
@@ -116,36 +115,10 @@ def test_a_clean_night_passes() -> None:
     assert night_report(verdict, run, tables=1, phones=4).endswith("PASS")
 
 
-def _has_hand_endpoint() -> bool:
-    try:
-        resolve("/games/1/hands/")
-    except Resolver404:
-        return False
-    return True
-
-
 @pytest.mark.django_db(transaction=True)
-def test_against_the_project_server(live_server) -> None:
-    """Before issue #3 is merged the client says "endpoint missing"; after, the night passes."""
-    plans = night_plan(3, 3)
-    _, tables = night_setup(plans)
-    run = night_run(live_server.url, plans, tables, speedup=900, time_limit=60)
-    verdict = night_verify(run, stored_hands([t.game_id for t in tables]))
-    report = night_report(verdict, run, tables=3, phones=4)
-    assert not run.join_failures
-    if _has_hand_endpoint():
-        assert verdict.passed, report
-    else:
-        assert run.endpoint_missing
-        assert "ENDPOINT MISSING" in report
-        assert Hand.objects.count() == 0
-
-
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.urls("tests.load.stub_urls")
-def test_a_whole_night_against_the_contract(live_server) -> None:
-    """Six tables through a stand-in written to the endpoint's contract: resends answered 200,
-    rival phones 409, the burst together, and every row counted."""
+def test_a_whole_night_against_the_real_endpoint(live_server) -> None:
+    """Six tables through the real table sheet (`hand_submit`): resends answered 200, rival
+    phones 409, the burst together, and every row counted."""
     plans = night_plan(6, 4)
     _, tables = night_setup(plans)
     run = night_run(
@@ -159,6 +132,7 @@ def test_a_whole_night_against_the_contract(live_server) -> None:
     )
     verdict = night_verify(run, stored_hands([t.game_id for t in tables]))
     report = night_report(verdict, run, tables=6, phones=4)
+    assert not run.join_failures
     assert verdict.passed, report
     assert {CREATED, DUPLICATE, CONFLICT} <= set(verdict.statuses)
     assert verdict.acknowledged == verdict.stored == sum(len(p.hands) for p in plans)
