@@ -35,6 +35,8 @@ def night(n: int, rounds: int, seed: int) -> tuple[float, int, int, int]:
 
 def main() -> None:
     times = sorted(night(60, 10, seed)[0] for seed in range(20))
+    print(f"RESULT draw.rotating_60x10.median={times[10] * 1000:.6g} ms")
+    print(f"RESULT draw.rotating_60x10.worst={times[-1] * 1000:.6g} ms")
     print(
         f"rotating partners, 60 players x 10 rounds: median {times[10] * 1000:.1f} ms, "
         f"worst {times[-1] * 1000:.1f} ms (20 seeds)"
@@ -67,6 +69,8 @@ def main() -> None:
                 if repeats > bound:
                     above += 1
                     worst = max(worst, repeats - bound)
+    print(f"RESULT draw.nights_at_partner_bound={nights - above} of {nights} nights")
+    print(f"RESULT draw.worst_above_partner_bound={worst} repeats")
     print(
         f"partner repeats vs lower bound, 8..60 players x 3..10 rounds x 3 seeds: "
         f"{nights - above}/{nights} nights at the bound, worst {worst} above it"

@@ -91,6 +91,8 @@ def random_game(rng: random.Random, rules: Rules) -> tuple[int, list[HandInput]]
 
 def timed(label: str, games: int, hands: int, seconds: list[float]) -> None:
     best = min(seconds)
+    # Machine-readable for bench/run_all.py (RESULTS.md).
+    print(f"RESULT engine.{label}.hands_per_s={hands / best:.6g} hands/s")
     print(
         f"{label:<13} {hands / best:>10,.0f} hands/s   "
         f"{best / games * 1e6:>8,.1f} µs per game   "

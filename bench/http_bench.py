@@ -19,6 +19,7 @@ page weights (bytes, and gzipped as sent). Bounded: a fixed request count and a 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import random
 import sys
@@ -49,9 +50,10 @@ def setup_data(env: dict[str, str]) -> dict[str, object]:
     django_ready(env)
     from django.contrib.auth import get_user_model
     from django.test import Client
+    from django.urls import reverse
 
     from leagues.demo import DEMO_PLAYERS, demo_game_play
-    from leagues.models import Club, Membership, Player
+    from leagues.models import Club, Membership, Player, Season
     from leagues.roles import Role
     from scorecards.rules import rules_build
     from scorecards.services import game_start
@@ -61,6 +63,7 @@ def setup_data(env: dict[str, str]) -> dict[str, object]:
     club = Club.objects.create(name=f"Bench {tag}", slug=f"bench-{tag}")
     Membership.objects.create(club=club, user=user, role=Role.OWNER)
     players = [Player.objects.create(club=club, name=name) for name in DEMO_PLAYERS]
+    season = Season.objects.create(club=club, name="Bench", starts_on=datetime.date(2026, 9, 1))
     rules = rules_build({"preset": "standard"})
     rng = random.Random(6)
     games = []
@@ -69,12 +72,17 @@ def setup_data(env: dict[str, str]) -> dict[str, object]:
             seats=rng.sample(players, 4),
             rules=rules,
             club=club,
+            season=season,
             table_label=f"Table {table + 1}",
             created_by=user,
         )
         demo_game_play(game, rng)
         games.append(game)
     sheet = max(games, key=lambda g: g.hand_count)
+    from leagues.services import ratings_rebuild, standings_rebuild
+
+    standings_rebuild(season_id=season.pk)
+    ratings_rebuild(club_id=club.pk)
     client = Client()
     client.force_login(user)
     from django.conf import settings
@@ -86,6 +94,7 @@ def setup_data(env: dict[str, str]) -> dict[str, object]:
         "sheet_path": sheet.get_absolute_url(),
         "sheet_hands": sheet.hand_count,
         "club_path": club.get_absolute_url(),
+        "standings_path": reverse("standings", args=[club.slug]),
         "static_path": static("css/kaiser.css"),
         "session": client.cookies[settings.SESSION_COOKIE_NAME].value,
         "session_cookie": settings.SESSION_COOKIE_NAME,
@@ -151,6 +160,7 @@ def measure(base: str, data: dict[str, object], args: argparse.Namespace) -> Non
         "baseline_healthz": "/healthz",
         "game_sheet": data["sheet_path"],
         "club_page": data["club_path"],
+        "standings_page": data["standings_path"],
         "static_css": data["static_path"],
     }
     # Page weights, as a phone would receive them.

@@ -118,6 +118,8 @@ def run(engine: str, hands: int) -> None:
         times.sort()
         p95 = times[int(0.95 * (len(times) - 1))]
         median = statistics.median(times)
+        print(f"RESULT sheet.{engine}.submit.median={median:.6g} ms")
+        print(f"RESULT sheet.{engine}.submit.p95={p95:.6g} ms")
         print(
             f"[{engine}] hand submit (JSON, {len(times)} hands): median {median:.2f} ms,"
             f" p95 {p95:.2f} ms, max {times[-1]:.2f} ms"
@@ -133,6 +135,7 @@ def run(engine: str, hands: int) -> None:
         for n in range(1, 4):
             submit(game, n, json_headers)
         stmts, total = count(lambda: submit(game, 4, json_headers))
+        print(f"RESULT sheet.{engine}.submit.queries={stmts} queries")
         print(f"[{engine}] SQL per hand submit, JSON: {stmts} (+{total - stmts} BEGIN/COMMIT)")
         client.get(reverse("game_sheet", args=[game.pk]))  # the phone has the sheet open
         stmts, total = count(lambda: submit(game, 5, {"HX-Request": "true"}))
@@ -145,11 +148,14 @@ def run(engine: str, hands: int) -> None:
         for n in range(2, 31):
             submit(sheet_game, n, json_headers)
         thirty, _ = count(lambda: client.get(url))
+        print(f"RESULT sheet.{engine}.render.queries_1_hand={one} queries")
+        print(f"RESULT sheet.{engine}.render.queries_30_hands={thirty} queries")
         print(f"[{engine}] SQL per sheet render: {one} at 1 hand, {thirty} at 30 hands")
         start = time.perf_counter()
         for _ in range(20):
             client.get(url)
         render_ms = (time.perf_counter() - start) * 1000 / 20
+        print(f"RESULT sheet.{engine}.render_30_hands={render_ms:.6g} ms")
         print(f"[{engine}] sheet render at 30 hands: {render_ms:.2f} ms")
         sheet_game.refresh_from_db()
         poll = reverse("game_poll", args=[sheet_game.pk])
@@ -187,6 +193,7 @@ def _page_bytes(client, players, rules, club, user, submit, json_headers) -> Non
         size = len(gzip.compress(body, compresslevel=6))
         total += size
         print(f"[bytes] {name}: {len(body)} raw, {size} gzipped")
+    print(f"RESULT sheet.page_with_css_js.gzip_bytes={total} bytes")
     print(f"[bytes] sheet page with its CSS and JS, gzipped: {total} bytes ({total / 1024:.1f} KB)")
 
 

@@ -147,17 +147,25 @@ def build_season(hands_total: int, tables: int, per_table: int, pool_size: int):
     return club, season
 
 
-def timed(label: str, fn) -> float:
+def timed(label: str, fn, key: str = "") -> float:
     started = time.perf_counter()
     fn()
     elapsed = time.perf_counter() - started
     print(f"  {label:<44} {elapsed:8.2f} s")
+    if key:
+        print(f"RESULT {key}={elapsed:.6g} s")
     return elapsed
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=24_000)
+    parser.add_argument(
+        "--hands",
+        type=int,
+        action="append",
+        help="hands in the season (repeatable; default 24,000 and 200,000, or 24,000 alone "
+        "with BENCH_QUICK=1)",
+    )
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--per-table", type=int, default=20)
     parser.add_argument("--pool", type=int, default=60, help="distinct 20-hand games")
@@ -167,27 +175,44 @@ def main() -> None:
     from django.db import connection
 
     from leagues import services
+
+    sizes = args.hands or ([24_000] if os.environ.get("BENCH_QUICK") else [24_000, 200_000])
+    for size in sizes:
+        season_bench(size, args, connection, services)
+
+
+def season_bench(size: int, args: argparse.Namespace, connection, services) -> None:
+    """Build a season of `size` hands, time its rebuilds, and (unless --keep) remove it."""
     from leagues.models import PlayerStanding, RatingPoint
     from scorecards.models import Hand
 
-    print(f"standings bench on {connection.vendor}: {args.hands:,} hands requested")
+    print(f"standings bench on {connection.vendor}: {size:,} hands requested")
     started = time.perf_counter()
-    club, season = build_season(args.hands, args.tables, args.per_table, args.pool)
+    club, season = build_season(size, args.tables, args.per_table, args.pool)
     hands = Hand.objects.filter(game__season=season).count()
     games = season.games.count()
     print(f"  built {games:,} games, {hands:,} hands in {time.perf_counter() - started:.1f} s")
+    key = f"standings.{connection.vendor}.{hands}_hands"
+    print(f"RESULT {key}.hands={hands} hands")
     timed(
         "standings_rebuild (first, writes the rows)",
         lambda: services.standings_rebuild(season_id=season.pk),
+        f"{key}.standings_rebuild_first",
     )
     timed(
         "standings_rebuild (again, nothing changes)",
         lambda: services.standings_rebuild(season_id=season.pk),
+        f"{key}.standings_rebuild_again",
     )
-    timed("ratings_rebuild (first)", lambda: services.ratings_rebuild(club_id=club.pk))
+    timed(
+        "ratings_rebuild (first)",
+        lambda: services.ratings_rebuild(club_id=club.pk),
+        f"{key}.ratings_rebuild_first",
+    )
     timed(
         "ratings_rebuild (again, nothing changes)",
         lambda: services.ratings_rebuild(club_id=club.pk),
+        f"{key}.ratings_rebuild_again",
     )
     print(
         f"  rows: {PlayerStanding.objects.filter(season=season).count()} player standings, "
