@@ -104,6 +104,27 @@ def _apply_score(game: Game, score: GameScore) -> None:
         derived_data_queue(game=game)
 
 
+def _version_keep(
+    game: Game,
+    number: int,
+    action: str,
+    before: dict | None,
+    after: dict | None,
+    by: AbstractBaseUser | None,
+    by_name: str,
+) -> None:
+    """Keep the trace of one change to hand `number`: who, what, before and after."""
+    HandVersion.objects.create(
+        game=game,
+        number=number,
+        action=action,
+        before=before,
+        after=after,
+        by=by,
+        by_name=by_name[:80],
+    )
+
+
 def _hand_fields(hand: HandInput, scored: HandScore) -> dict:
     """Columns of a Hand row: the record as entered plus the engine's reading of it."""
     return {
@@ -227,13 +248,14 @@ def hand_record(
                 entered_by_name=entered_by_name[:80],
                 **_hand_fields(hand, scored),
             )
-            HandVersion.objects.create(
-                game=locked,
-                number=next_number,
-                action=HandAction.ENTER,
-                after=stored.record,
-                by=entered_by,
-                by_name=entered_by_name[:80],
+            _version_keep(
+                locked,
+                next_number,
+                HandAction.ENTER,
+                None,
+                stored.record,
+                entered_by,
+                entered_by_name,
             )
             _apply_score(locked, score)
     except IntegrityError:
@@ -287,15 +309,7 @@ def hand_correct(
             if "dealer" in later.record:
                 later.record = {**later.record, "dealer": scored.dealer}
             later.save(update_fields=["dealer", "record"])
-    HandVersion.objects.create(
-        game=locked,
-        number=number,
-        action=HandAction.CORRECT,
-        before=before,
-        after=target.record,
-        by=by,
-        by_name=by_name[:80],
-    )
+    _version_keep(locked, number, HandAction.CORRECT, before, target.record, by, by_name)
     _apply_score(locked, score)
     return score
 
@@ -307,14 +321,7 @@ def hand_undo(*, game: Game, by: AbstractBaseUser | None = None, by_name: str = 
     last = locked.hands.order_by("-number").first()
     if last is None:
         raise HandError(1, "number", _("there is no hand to undo"))
-    HandVersion.objects.create(
-        game=locked,
-        number=last.number,
-        action=HandAction.UNDO,
-        before=last.record,
-        by=by,
-        by_name=by_name[:80],
-    )
+    _version_keep(locked, last.number, HandAction.UNDO, last.record, None, by, by_name)
     last.delete()
     score = _score(locked)
     _apply_score(locked, score)
@@ -393,15 +400,7 @@ def hand_confirm(
     hand.confirmed_at = timezone.now()
     hand.confirmed_by_name = by_name[:80]
     hand.save(update_fields=["confirmed_at", "confirmed_by_name"])
-    HandVersion.objects.create(
-        game=locked,
-        number=number,
-        action=HandAction.CONFIRM,
-        before=hand.record,
-        after=hand.record,
-        by=by,
-        by_name=by_name[:80],
-    )
+    _version_keep(locked, number, HandAction.CONFIRM, hand.record, hand.record, by, by_name)
     # Phones polling the sheet look at updated_at to know something changed.
     Game.objects.filter(pk=locked.pk).update(updated_at=timezone.now())
     if locked.is_finished:
