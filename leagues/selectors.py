@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
+from kaiser_league.collation import sorted_by_name
 from leagues.models import Club, Membership
 
 
@@ -81,15 +82,26 @@ def player_rating_points(player) -> list:
     return list(RatingPoint.objects.filter(player=player).order_by("seq"))
 
 
-def club_players_recent_first(club: Club):
-    """The club's players, those who sat at a table most recently first, then by name."""
+def club_players_recent_first(club: Club) -> list:
+    """The club's players, those who sat at a table most recently first, then in name order
+    (`name_key`: accents sort with their letter)."""
     from django.db.models import F, Max
 
-    return (
+    players = list(
         club.players.annotate(last_played=Max("seats__game__created_at"))
-        .order_by(F("last_played").desc(nulls_last=True), "name")
+        .order_by(F("last_played").desc(nulls_last=True))
         .only("pk", "name", "club_id")
     )
+    # Stable sorts: by name first, then by recency, so equal recency (never played) keeps names.
+    players = sorted_by_name(players, lambda p: p.name)
+    played = [p for p in players if p.last_played is not None]
+    played.sort(key=lambda p: p.last_played, reverse=True)
+    return played + [p for p in players if p.last_played is None]
+
+
+def club_players_by_name(club: Club) -> list:
+    """The club's players in name order (`name_key`), with their linked accounts."""
+    return sorted_by_name(club.players.select_related("user"), lambda p: p.name)
 
 
 def club_current_season(club: Club):

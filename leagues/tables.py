@@ -3,14 +3,31 @@ to CSV and XLSX). They only display stored snapshot rows: nothing is computed he
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from kaiser_league.collation import name_key
 from leagues.models import PartnershipStanding, PlayerRating, PlayerStanding
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
+
+
+def name_ordered_rows(rows: Iterable[Any], name: Callable[[Any], str]) -> list[Any]:
+    """The rows as a list in name order (`name_key`), each with a `name_sort` key that the name
+    column sorts by. The tables sort a list stably, so rows tied on the figures they are ordered
+    by stay in name order."""
+    rows = list(rows)
+    for row in rows:
+        row.name_sort = name_key(name(row))
+    rows.sort(key=lambda row: row.name_sort)
+    return rows
+
+
 PER_PAGE = 25
 
 
@@ -52,7 +69,7 @@ def _player_link(club_slug: str, player_id: int, name: str) -> str:
 
 
 class PlayerStandingTable(_Figures):
-    player = tables.Column(verbose_name=_("Player"), order_by=("player__name",))
+    player = tables.Column(verbose_name=_("Player"), order_by=("name_sort",))
 
     class Meta(_Figures.Meta):
         model = PlayerStanding
@@ -68,7 +85,7 @@ class PlayerStandingTable(_Figures):
 
 class PartnershipStandingTable(_Figures):
     partnership = tables.Column(
-        verbose_name=_("Partnership"), accessor="first__name", order_by=("first__name",)
+        verbose_name=_("Partnership"), accessor="first__name", order_by=("name_sort",)
     )
 
     class Meta(_Figures.Meta):
@@ -88,7 +105,7 @@ class PartnershipStandingTable(_Figures):
 
 
 class PlayerRatingTable(tables.Table):
-    player = tables.Column(verbose_name=_("Player"), order_by=("player__name",))
+    player = tables.Column(verbose_name=_("Player"), order_by=("name_sort",))
     ordinal = tables.Column(verbose_name=_("Rating"), attrs=NUM)
     games = tables.Column(verbose_name=_("Games"), attrs=NUM)
     mu = tables.Column(verbose_name="μ", attrs=NUM)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from kaiser_league.collation import NameOrderedModelChoiceField
 from leagues.models import Player, RoundEnd, Season, SitOutScore, TournamentFormat
 from scorecards.rules import PRESETS, rules_build
 
@@ -55,11 +56,11 @@ class EntryForm(forms.Form):
     """A member picked from the club's players, or a walk-in by name; in fixed pairs, a partner
     too."""
 
-    player = forms.ModelChoiceField(
+    player = NameOrderedModelChoiceField(
         label=_("Member"), queryset=Player.objects.none(), required=False
     )
     name = forms.CharField(label=_("or walk-in name"), max_length=80, required=False)
-    partner = forms.ModelChoiceField(
+    partner = NameOrderedModelChoiceField(
         label=_("Partner"), queryset=Player.objects.none(), required=False
     )
     partner_name = forms.CharField(label=_("or partner's name"), max_length=80, required=False)
