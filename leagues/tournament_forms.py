@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.collation import NameOrderedModelChoiceField
 from leagues.models import Player, RoundEnd, Season, SitOutScore, TournamentFormat
+from leagues.selectors import club_current_season
 from scorecards.rules import PRESETS, rules_build
 
 
@@ -50,6 +52,10 @@ class TournamentForm(forms.Form):
     def __init__(self, *args, club, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["season"].queryset = Season.objects.filter(club=club)
+        # A night is usually set up on the day, in the season being played.
+        self.fields["date"].initial = timezone.localdate
+        current = club_current_season(club)
+        self.fields["season"].initial = current.pk if current else None
 
 
 class EntryForm(forms.Form):

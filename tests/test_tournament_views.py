@@ -251,7 +251,7 @@ def test_htmx_polls_get_fragments(as_alice, running) -> None:
     for page, marker in [
         ("console", '<section id="console"'),
         ("standings", '<section id="standings"'),
-        ("projector", '<section id="board"'),
+        ("projector", '<main id="board"'),
     ]:
         body = as_alice.get(
             reverse(f"tournament_{page}", args=[t.pk]), HTTP_HX_REQUEST="true"
