@@ -259,7 +259,7 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
             "access": access,
             "club": access.club,
             "player": player,
-            "games": selectors.player_games(player) if access.membership else [],
+            "games": selectors.player_game_lines(player) if access.membership else [],
             "partnerships": selectors.player_partnerships(player),
             "rating": rating,
             "chart": line_chart([p.ordinal for p in points]),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
@@ -61,6 +64,70 @@ def player_games(player, limit: int = 50) -> list:
         .prefetch_related("seats")
         .order_by("-created_at")[:limit]
     )
+
+
+# What a game came to for one side of it, as a player's page lists it.
+WON, LOST, DRAWN, ABANDONED, PLAYING = "won", "lost", "drawn", "abandoned", "playing"
+
+
+def game_outcome(game, side: int) -> str:
+    """WON / LOST / DRAWN / ABANDONED / PLAYING for `side` of `game`. The one place that reads a
+    game's lifecycle for the player pages: a game given up (a status "abandoned", or an
+    `abandoned_at` time, whichever the game model carries) is ABANDONED and never counted as won
+    or lost."""
+    from scorecards.models import GameStatus
+
+    status = game.status
+    if status == getattr(GameStatus, "ABANDONED", "abandoned") or getattr(
+        game, "abandoned_at", None
+    ):
+        return ABANDONED
+    if status != GameStatus.FINISHED:
+        return PLAYING
+    if game.winner is None:
+        return DRAWN
+    return WON if game.winner == side else LOST
+
+
+@dataclass(frozen=True)
+class PlayerGameLine:
+    """One game on a player's page, seen from the player's seat."""
+
+    game: Any
+    partners: list[str]
+    opponents: list[str]  # every other side's players, side by side
+    score: int | None  # the player's side's total (engine's number, cached on the game)
+    opponent_scores: list[int]
+    outcome: str  # see game_outcome
+
+
+def player_game_lines(player, limit: int = 50) -> list[PlayerGameLine]:
+    """The player's games, latest first, each with partners, opponents, the side's score and
+    won / lost / drawn / abandoned / playing. Two queries, whatever the number of games."""
+    lines = []
+    for game in player_games(player, limit):
+        seats = sorted(game.seats.all(), key=lambda s: s.seat)
+        mine = next((s for s in seats if s.player_id == player.pk), None)
+        if mine is None:
+            continue
+        rules = game.rules_value
+        side = rules.side_of(mine.seat)
+        by_seat = {s.seat: s.name for s in seats}
+        scores = list(game.scores or [])
+        others = [other for other in range(rules.side_count) if other != side]
+        lines.append(
+            PlayerGameLine(
+                game=game,
+                partners=[by_seat.get(s, "") for s in rules.partners(mine.seat)],
+                opponents=[
+                    " & ".join(by_seat.get(s, "") for s in rules.sides[other]) for other in others
+                ],
+                score=scores[side] if side < len(scores) else None,
+                opponent_scores=[scores[o] for o in others if o < len(scores)],
+                outcome=game_outcome(game, side),
+            )
+        )
+    return lines
 
 
 def player_partnerships(player) -> list:
