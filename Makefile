@@ -20,9 +20,10 @@ migrate: venv
 	$(PY) manage.py migrate --noinput
 
 demo: migrate
-	$(PY) manage.py demo_club
+	$(PY) manage.py demo_club --base-url http://$(HOST):$(PORT)
 
-## run: create the venv, install, migrate, load the demo club, serve on 127.0.0.1:8000
+## run: create the venv, install, migrate, load the demo club, serve on $(HOST):$(PORT)
+## (127.0.0.1:8000 unless told otherwise: `make run PORT=8101`, `make run HOST=0.0.0.0`)
 run: demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
