@@ -313,6 +313,7 @@ def _table_response(request: HttpRequest, table, name: str, template: str, conte
     """Export (?_export=csv|xlsx), the table alone for an htmx swap, or the whole page."""
     export = request.GET.get("_export")
     if export in EXPORT_FORMATS:
+        table.export_format = export  # decimals: localized text in CSV, numbers in XLSX
         exporter = TableExport(export, table)
         return exporter.response(f"{name}.{export}")
     if request.htmx and request.htmx.target == TABLE_TARGET:
