@@ -353,6 +353,9 @@ def tournament_standings_view(request: HttpRequest, tournament_id: int) -> HttpR
 
 
 PROJECTOR_SECONDS = 15  # how long each panel stays on the wall before the next one
+# What fits a 1920 x 1080 screen at the projector's type size (32 px and more).
+PROJECTOR_TABLES = 6
+PROJECTOR_ROWS = 12
 
 
 def _seating(result: TableResult) -> dict:
@@ -370,13 +373,26 @@ def _seating(result: TableResult) -> dict:
     }
 
 
+def _pages(count: int, size: int) -> int:
+    return max(1, -(-count // size))
+
+
+def projector_panels(*, tables: int, rows: int, seating: bool) -> list[tuple[str, int]]:
+    """The projector's panels in the order they follow each other: the round's seating (while
+    a round is being played), then the standings, each in screenfuls."""
+    panels = (
+        [("seating", p) for p in range(1, _pages(tables, PROJECTOR_TABLES) + 1)] if seating else []
+    )
+    return panels + [("standings", p) for p in range(1, _pages(rows, PROJECTOR_ROWS) + 1)]
+
+
 @require_GET
 def tournament_projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The night on the hall's projector: full screen, large type, no site header. While a round
     is being played it shows the round's seating and the standings in turn (`?show=seating` or
-    `?show=standings`; each page names the next one, fetched by htmx polling or, without
-    JavaScript, a meta refresh). Before the first round and once the night is over, only the
-    standings."""
+    `?show=standings`, and `page` when a panel takes more than one screen); each panel names
+    the next one, fetched by htmx polling or, without JavaScript, a meta refresh. Before the
+    first round and once the night is over, only the standings."""
     access = tournament_for_member(request, tournament_id)
     tournament = access.tournament
     entries = tournament_entries(tournament)
@@ -387,22 +403,32 @@ def tournament_projector(request: HttpRequest, tournament_id: int) -> HttpRespon
         and current.status == RoundStatus.PLAYING
         and tournament.status != TournamentStatus.FINISHED
     )
-    show = "seating" if seating_open and request.GET.get("show") != "standings" else "standings"
-    names = {entry.pk: entry.player.name for entry in entries}
+    results = standings.results.get(current.number, []) if seating_open else []
+    panels = projector_panels(tables=len(results), rows=len(standings.rows), seating=seating_open)
+    page = request.GET.get("page", "1")
+    wanted = (request.GET.get("show", ""), int(page) if page.isdigit() and len(page) < 4 else 1)
+    if wanted not in panels:
+        # Unknown, or gone since (the round closed): the first panel of that kind, else the first.
+        wanted = next((p for p in panels if p[0] == wanted[0]), panels[0])
+    show, number = wanted
+    next_show, next_page = panels[(panels.index(wanted) + 1) % len(panels)]
     context = {
         "tournament": tournament,
-        "standings": standings,
         "current": current,
         "show": show,
-        "next_show": ("standings" if show == "seating" else "seating") if seating_open else show,
+        "next_query": f"show={next_show}" + (f"&page={next_page}" if next_page > 1 else ""),
         "seconds": PROJECTOR_SECONDS,
-        "tables": [_seating(r) for r in standings.results.get(current.number, [])]
-        if show == "seating"
-        else [],
-        "sitouts": sorted_by_name(names[s.entry_id] for s in current.sitouts.all())
-        if show == "seating"
-        else [],
+        "pages": sum(1 for p in panels if p[0] == show),
+        "page": number,
     }
+    if show == "seating":
+        names = {entry.pk: entry.player.name for entry in entries}
+        shown = results[(number - 1) * PROJECTOR_TABLES : number * PROJECTOR_TABLES]
+        context["tables"] = [_seating(r) for r in shown]
+        context["sitouts"] = sorted_by_name(names[s.entry_id] for s in current.sitouts.all())
+    else:
+        rows = standings.rows[(number - 1) * PROJECTOR_ROWS : number * PROJECTOR_ROWS]
+        context["standings"] = {"rows": rows, "tiebreaks": standings.tiebreaks}
     return render(request, _fragment(request, "tournaments/projector.html", "board"), context)
 
 
