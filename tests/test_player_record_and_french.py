@@ -147,3 +147,19 @@ def test_not_found_is_our_page_not_the_debug_listing(as_charlie, club, settings)
     assert "URLconf" not in page and "urlpatterns" not in page
     response = as_charlie.get(reverse("club_detail", args=[club.slug]))
     assert response.status_code == 404 and "URLconf" not in response.content.decode()
+
+
+def test_french_player_page_keeps_the_charts_coordinates_numeric(played, club, players, bob):
+    """The rating chart's zero line is SVG, not prose: no decimal comma in its coordinates."""
+    from leagues.models import RatingPoint
+
+    ann = _ann(players)
+    RatingPoint.objects.filter(player=ann).delete()
+    for seq, (game, ordinal) in enumerate(zip(played, (-3.3, 4.7), strict=True)):
+        RatingPoint.objects.create(
+            player=ann, game=game, seq=seq, mu=25 + ordinal, sigma=8.3, ordinal=ordinal
+        )
+    page = _french(bob).get(reverse("player_detail", args=[club.slug, ann.pk])).content.decode()
+    line = re.search(r'<line class="zero"[^>]*>', page).group(0)
+    assert re.search(r'y1="\d+(\.\d+)?"', line), line
+    assert "de -3,3 à 4,7" in page  # the prose around it is French
