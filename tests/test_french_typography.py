@@ -37,6 +37,7 @@ def test_every_msgstr_follows_french_typography() -> None:
 )
 def test_the_typography_tool(written: str, typeset: str) -> None:
     assert fix(written) == typeset
+    assert fix(typeset) == typeset  # running it again changes nothing
     assert problems(typeset) == []
 
 

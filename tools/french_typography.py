@@ -28,8 +28,8 @@ _MSGSTR = re.compile(r'^(msgstr(?:\[\d+\])?) "(.*)"$')
 def fix(text: str) -> str:
     """The msgstr `text` (as written in the .po file, escapes included) with French typography."""
     text = text.replace("'", "’")
-    text = re.sub(r"«[ \u202f]*", "«" + NBSP, text)
-    text = re.sub(r"[ \u202f]*»", NBSP + "»", text)
+    text = re.sub(r"«[ \u00a0\u202f]*", "«" + NBSP, text)
+    text = re.sub(r"[ \u00a0\u202f]*»", NBSP + "»", text)
 
     def space(match: re.Match[str]) -> str:
         if _is_code(text, match.start()):
@@ -49,7 +49,7 @@ def problems(text: str) -> list[str]:
     found = []
     if "'" in text:
         found.append("straight apostrophe")
-    if re.search(r"«(?!\u00a0)|(?<!\u00a0)»", text):
+    if re.search(r"«(?!\u00a0\S)|\s\s»|(?<!\u00a0)»", text):
         found.append("no no-break space inside « »")
     for match in _PUNCT.finditer(text):
         if not _is_code(text, match.start()) and match.group(0) != NBSP + match.group(1):
