@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv migrate demo lint format messages system-deps bench check-examples clean serve loadtest
+.PHONY: run test venv migrate demo lint format messages system-deps bench check-examples clean serve loadtest screenshots
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -20,9 +20,10 @@ migrate: venv
 	$(PY) manage.py migrate --noinput
 
 demo: migrate
-	$(PY) manage.py demo_club
+	$(PY) manage.py demo_club --base-url http://$(HOST):$(PORT)
 
-## run: create the venv, install, migrate, load the demo club, serve on 127.0.0.1:8000
+## run: create the venv, install, migrate, load the demo club, serve on $(HOST):$(PORT)
+## (127.0.0.1:8000 unless told otherwise: `make run PORT=8101`, `make run HOST=0.0.0.0`)
 run: demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
@@ -53,6 +54,11 @@ format: venv
 messages: venv
 	$(PY) manage.py makemessages --locale fr --no-obsolete --ignore ".venv/*" --ignore "bench/*" --ignore "tests/*"
 	$(PY) manage.py compilemessages --ignore ".venv/*"
+
+## screenshots: docs/screenshots/ from the demo club in a real browser (tools/screenshots.py):
+## the projector and table cards at projector (1920x1080) and phone (390x844) size
+screenshots: venv system-deps
+	$(PY) tools/screenshots.py
 
 ## bench: every bench/*_bench.py that exists, beside its baseline; writes bench/RESULTS.md
 bench: venv

@@ -79,6 +79,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "kaiser_league.middleware.ContentSecurityPolicyMiddleware",
+    "kaiser_league.middleware.SignInRedirectMiddleware",
     # Last, so that a locked-out login is refused before the view runs.
     "axes.middleware.AxesMiddleware",
 ]

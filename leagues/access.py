@@ -1,7 +1,8 @@
 """Access checks: one helper per object kind. Every view reaches a club or a game through these.
 
-An outsider gets 404 (we do not confirm that another club's object exists); a member whose role
-lacks the power gets 403.
+A signed-out visitor is sent to the login page (`SignInRequired`), whether the club exists or
+not; a signed-in outsider gets 404 (we do not confirm that another club's object exists); a
+member whose role lacks the power gets 403.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
+from kaiser_league.middleware import SignInRequired
 from leagues.models import Club, Membership, Player
 from leagues.roles import VIEW, role_can
 
@@ -39,6 +41,8 @@ def club_for_member(request: HttpRequest, slug: str, action: str = VIEW) -> Club
 
     Raises Http404 for outsiders and unknown clubs, PermissionDenied for members without the
     power."""
+    if not request.user.is_authenticated:
+        raise SignInRequired
     club = Club.objects.filter(slug=slug).first()
     if club is None:
         raise Http404("No such club")
@@ -55,9 +59,13 @@ def club_for_viewer(request: HttpRequest, slug: str) -> ClubAccess:
     always; anyone, signed in or not, when the club made its standings public. Http404 else."""
     club = Club.objects.filter(slug=slug).first()
     if club is None:
+        if not request.user.is_authenticated:
+            raise SignInRequired
         raise Http404("No such club")
     membership = membership_of(request, club)
     if membership is None and not club.standings_public:
+        if not request.user.is_authenticated:
+            raise SignInRequired
         raise Http404("No such club")
     return ClubAccess(club, membership)
 

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
+from kaiser_league.collation import sorted_by_name
 from leagues import selectors, services
 from leagues.access import (
     club_for_member,
@@ -43,6 +44,7 @@ from leagues.tables import (
     PartnershipStandingTable,
     PlayerRatingTable,
     PlayerStandingTable,
+    name_ordered_rows,
 )
 
 TABLE_TARGET = "standings-table"  # the element htmx swaps on sort and page changes
@@ -112,7 +114,9 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
 def club_members(request: HttpRequest, slug: str) -> HttpResponse:
     access = club_for_member(request, slug, PLAYERS_MANAGE)
     club = access.club
-    memberships = list(club.memberships.select_related("user").order_by("user__username"))
+    memberships = sorted_by_name(
+        club.memberships.select_related("user"), lambda m: m.user.get_username()
+    )
     invitations = list(club.invitations.filter(revoked=False).order_by("-created_at")[:20])
     return render(
         request,
@@ -205,7 +209,7 @@ def club_players(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Player added."))
             return redirect("club_players", slug=club.slug)
-    players = list(club.players.select_related("user").order_by("name"))
+    players = selectors.club_players_by_name(club)
     return render(
         request,
         "leagues/club_players.html",
@@ -255,7 +259,7 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
             "access": access,
             "club": access.club,
             "player": player,
-            "games": selectors.player_games(player) if access.membership else [],
+            "games": selectors.player_game_lines(player) if access.membership else [],
             "partnerships": selectors.player_partnerships(player),
             "rating": rating,
             "chart": line_chart([p.ordinal for p in points]),
@@ -309,6 +313,7 @@ def _table_response(request: HttpRequest, table, name: str, template: str, conte
     """Export (?_export=csv|xlsx), the table alone for an htmx swap, or the whole page."""
     export = request.GET.get("_export")
     if export in EXPORT_FORMATS:
+        table.export_format = export  # decimals: localized text in CSV, numbers in XLSX
         exporter = TableExport(export, table)
         return exporter.response(f"{name}.{export}")
     if request.htmx and request.htmx.target == TABLE_TARGET:
@@ -343,6 +348,10 @@ def _standings_page(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         table_class = PartnershipStandingTable
     if season is not None and min_games:
         rows = rows.filter(games__gte=min_games)
+    if kind == "players":
+        rows = name_ordered_rows(rows, lambda r: r.player.name)
+    else:
+        rows = name_ordered_rows(rows, lambda r: f"{r.first.name} & {r.second.name}")
     table = table_class(rows)
     table.club_slug = club.slug
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
@@ -381,7 +390,8 @@ def standings_partnerships(request: HttpRequest, slug: str) -> HttpResponse:
 def ratings(request: HttpRequest, slug: str) -> HttpResponse:
     access = club_for_viewer(request, slug)
     club = access.club
-    table = PlayerRatingTable(selectors.club_player_ratings(club))
+    rows = name_ordered_rows(selectors.club_player_ratings(club), lambda r: r.player.name)
+    table = PlayerRatingTable(rows)
     table.club_slug = club.slug
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return _table_response(

@@ -90,3 +90,32 @@ def demo_club_create() -> tuple[Club, bool]:
         # The last table is still playing.
         demo_game_play(game, rng, max_hands=5 if table == 3 else None)
     return club, True
+
+
+def demo_night_create(
+    *, club: Club, players: int = 9, rounds: int = 3, hands_per_round: int = 3, seed: int = 9
+):
+    """A tournament night of `club` in full swing, for the screenshots and the page tests:
+    `players` of the club's players registered and checked in, round 1 played out, round 2
+    drawn with its first table finished and the others part-way. Returns the tournament."""
+    from django.utils import timezone
+
+    from leagues.tournaments import entry_register, round_draw, tournament_create
+
+    rng = random.Random(seed)
+    night = tournament_create(
+        club=club,
+        name="Vendredi soir",
+        date=timezone.localdate(),
+        rounds=rounds,
+        hands_per_round=hands_per_round,
+        extra_hand_on_tie=False,
+    )
+    for player in list(club.players.order_by("pk"))[:players]:
+        entry_register(tournament=night, player=player, checked_in=True)
+    for number in (1, 2):
+        made = round_draw(tournament=night, confirm=True)
+        for index, table in enumerate(made.tables):
+            wanted = hands_per_round if number == 1 or index == 0 else 1
+            demo_game_play(table.game, rng, max_hands=wanted)
+    return night

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from kaiser_league.collation import NameOrderedModelChoiceField
 from leagues.models import Club, Season
 from leagues.roles import Role
 from scorecards.rules import PRESETS
@@ -63,7 +64,7 @@ class PlayerForm(forms.Form):
 
 
 class PlayerLinkForm(forms.Form):
-    user = forms.ModelChoiceField(
+    user = NameOrderedModelChoiceField(
         queryset=get_user_model().objects.none(), required=False, label=_("Account")
     )
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
+from kaiser_league.collation import sorted_by_name
 from leagues.models import Club, Membership
 
 
@@ -62,6 +66,70 @@ def player_games(player, limit: int = 50) -> list:
     )
 
 
+# What a game came to for one side of it, as a player's page lists it.
+WON, LOST, DRAWN, ABANDONED, PLAYING = "won", "lost", "drawn", "abandoned", "playing"
+
+
+def game_outcome(game, side: int) -> str:
+    """WON / LOST / DRAWN / ABANDONED / PLAYING for `side` of `game`. The one place that reads a
+    game's lifecycle for the player pages: a game given up (a status "abandoned", or an
+    `abandoned_at` time, whichever the game model carries) is ABANDONED and never counted as won
+    or lost."""
+    from scorecards.models import GameStatus
+
+    status = game.status
+    if status == getattr(GameStatus, "ABANDONED", "abandoned") or getattr(
+        game, "abandoned_at", None
+    ):
+        return ABANDONED
+    if status != GameStatus.FINISHED:
+        return PLAYING
+    if game.winner is None:
+        return DRAWN
+    return WON if game.winner == side else LOST
+
+
+@dataclass(frozen=True)
+class PlayerGameLine:
+    """One game on a player's page, seen from the player's seat."""
+
+    game: Any
+    partners: list[str]
+    opponents: list[str]  # every other side's players, side by side
+    score: int | None  # the player's side's total (engine's number, cached on the game)
+    opponent_scores: list[int]
+    outcome: str  # see game_outcome
+
+
+def player_game_lines(player, limit: int = 50) -> list[PlayerGameLine]:
+    """The player's games, latest first, each with partners, opponents, the side's score and
+    won / lost / drawn / abandoned / playing. Two queries, whatever the number of games."""
+    lines = []
+    for game in player_games(player, limit):
+        seats = sorted(game.seats.all(), key=lambda s: s.seat)
+        mine = next((s for s in seats if s.player_id == player.pk), None)
+        if mine is None:
+            continue
+        rules = game.rules_value
+        side = rules.side_of(mine.seat)
+        by_seat = {s.seat: s.name for s in seats}
+        scores = list(game.scores or [])
+        others = [other for other in range(rules.side_count) if other != side]
+        lines.append(
+            PlayerGameLine(
+                game=game,
+                partners=[by_seat.get(s, "") for s in rules.partners(mine.seat)],
+                opponents=[
+                    " & ".join(by_seat.get(s, "") for s in rules.sides[other]) for other in others
+                ],
+                score=scores[side] if side < len(scores) else None,
+                opponent_scores=[scores[o] for o in others if o < len(scores)],
+                outcome=game_outcome(game, side),
+            )
+        )
+    return lines
+
+
 def player_partnerships(player) -> list:
     """The player's partnership standings lines, every season (snapshot rows)."""
     from django.db.models import Q
@@ -81,15 +149,26 @@ def player_rating_points(player) -> list:
     return list(RatingPoint.objects.filter(player=player).order_by("seq"))
 
 
-def club_players_recent_first(club: Club):
-    """The club's players, those who sat at a table most recently first, then by name."""
+def club_players_recent_first(club: Club) -> list:
+    """The club's players, those who sat at a table most recently first, then in name order
+    (`name_key`: accents sort with their letter)."""
     from django.db.models import F, Max
 
-    return (
+    players = list(
         club.players.annotate(last_played=Max("seats__game__created_at"))
-        .order_by(F("last_played").desc(nulls_last=True), "name")
+        .order_by(F("last_played").desc(nulls_last=True))
         .only("pk", "name", "club_id")
     )
+    # Stable sorts: by name first, then by recency, so equal recency (never played) keeps names.
+    players = sorted_by_name(players, lambda p: p.name)
+    played = [p for p in players if p.last_played is not None]
+    played.sort(key=lambda p: p.last_played, reverse=True)
+    return played + [p for p in players if p.last_played is None]
+
+
+def club_players_by_name(club: Club) -> list:
+    """The club's players in name order (`name_key`), with their linked accounts."""
+    return sorted_by_name(club.players.select_related("user"), lambda p: p.name)
 
 
 def club_current_season(club: Club):

@@ -3,14 +3,32 @@ to CSV and XLSX). They only display stored snapshot rows: nothing is computed he
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from kaiser_league.collation import name_key
 from leagues.models import PartnershipStanding, PlayerRating, PlayerStanding
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
+
+
+def name_ordered_rows(rows: Iterable[Any], name: Callable[[Any], str]) -> list[Any]:
+    """The rows as a list in name order (`name_key`), each with a `name_sort` key that the name
+    column sorts by. The tables sort a list stably, so rows tied on the figures they are ordered
+    by stay in name order."""
+    rows = list(rows)
+    for row in rows:
+        row.name_sort = name_key(name(row))
+    rows.sort(key=lambda row: row.name_sort)
+    return rows
+
+
 PER_PAGE = 25
 
 
@@ -26,13 +44,31 @@ class _Streak(tables.Column):
         return value
 
 
+class _Number(tables.Column):
+    """A decimal figure in the language's number format ("6.8", "6,8"), on the page and in CSV;
+    XLSX gets the number itself (the spreadsheet formats it for its reader)."""
+
+    def __init__(self, *args: Any, places: int, **kwargs: Any) -> None:
+        kwargs.setdefault("attrs", NUM)
+        super().__init__(*args, **kwargs)
+        self.places = places
+
+    def render(self, value: float) -> str:
+        return number_format(value, self.places, use_l10n=True)
+
+    def value(self, value: float, table: tables.Table | None = None, **kwargs: Any) -> Any:
+        if getattr(table, "export_format", None) == "xlsx":
+            return value
+        return self.render(value)
+
+
 class _Figures(tables.Table):
     games = tables.Column(verbose_name=_("Games"), attrs=NUM)
     wins = tables.Column(verbose_name=_("Wins"), attrs=NUM)
-    win_pct = tables.Column(verbose_name=_("Win %"), attrs=NUM)
+    win_pct = _Number(verbose_name=_("Win %"), places=1)
     points_for = tables.Column(verbose_name=_("Pts for"), attrs=NUM)
     points_against = tables.Column(verbose_name=_("Pts against"), attrs=NUM)
-    avg_points = tables.Column(verbose_name=_("Avg pts/hand"), attrs=NUM)
+    avg_points = _Number(verbose_name=_("Avg pts/hand"), places=2)
     bids_made = tables.Column(verbose_name=_("Bids made"), attrs=NUM)
     bids_attempted = tables.Column(verbose_name=_("Bids tried"), attrs=NUM)
     nt_bids_made = tables.Column(verbose_name=_("No-trump made"), attrs=NUM)
@@ -52,7 +88,7 @@ def _player_link(club_slug: str, player_id: int, name: str) -> str:
 
 
 class PlayerStandingTable(_Figures):
-    player = tables.Column(verbose_name=_("Player"), order_by=("player__name",))
+    player = tables.Column(verbose_name=_("Player"), order_by=("name_sort",))
 
     class Meta(_Figures.Meta):
         model = PlayerStanding
@@ -68,7 +104,7 @@ class PlayerStandingTable(_Figures):
 
 class PartnershipStandingTable(_Figures):
     partnership = tables.Column(
-        verbose_name=_("Partnership"), accessor="first__name", order_by=("first__name",)
+        verbose_name=_("Partnership"), accessor="first__name", order_by=("name_sort",)
     )
 
     class Meta(_Figures.Meta):
@@ -88,11 +124,11 @@ class PartnershipStandingTable(_Figures):
 
 
 class PlayerRatingTable(tables.Table):
-    player = tables.Column(verbose_name=_("Player"), order_by=("player__name",))
-    ordinal = tables.Column(verbose_name=_("Rating"), attrs=NUM)
+    player = tables.Column(verbose_name=_("Player"), order_by=("name_sort",))
+    ordinal = _Number(verbose_name=_("Rating"), places=1)
     games = tables.Column(verbose_name=_("Games"), attrs=NUM)
-    mu = tables.Column(verbose_name="μ", attrs=NUM)
-    sigma = tables.Column(verbose_name="σ", attrs=NUM)
+    mu = _Number(verbose_name="μ", places=2)
+    sigma = _Number(verbose_name="σ", places=2)
 
     class Meta:
         model = PlayerRating
@@ -106,12 +142,3 @@ class PlayerRatingTable(tables.Table):
 
     def value_player(self, record: PlayerRating) -> str:
         return record.player.name
-
-    def render_ordinal(self, value: float) -> str:
-        return f"{value:.1f}"
-
-    def render_mu(self, value: float) -> str:
-        return f"{value:.2f}"
-
-    def render_sigma(self, value: float) -> str:
-        return f"{value:.2f}"

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
+from kaiser_league.middleware import SignInRequired
 from leagues.access import membership_of
 from leagues.models import Membership, Tournament
 from leagues.roles import TOURNAMENTS_RUN, VIEW, role_can
@@ -30,8 +31,10 @@ def tournament_for_member(
 ) -> TournamentAccess:
     """The tournament if the signed-in user is a member of its club whose role allows `action`.
 
-    Http404 for outsiders and unknown tournaments, PermissionDenied for members without the
-    power."""
+    The login page for signed-out visitors (`SignInRequired`), Http404 for outsiders and unknown
+    tournaments, PermissionDenied for members without the power."""
+    if not request.user.is_authenticated:
+        raise SignInRequired
     tournament = (
         Tournament.objects.select_related("club", "season").filter(pk=tournament_id).first()
     )

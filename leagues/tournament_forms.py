@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from kaiser_league.collation import NameOrderedModelChoiceField
 from leagues.models import Player, RoundEnd, Season, SitOutScore, TournamentFormat
+from leagues.selectors import club_current_season
 from scorecards.rules import PRESETS, rules_build
 
 
@@ -49,17 +52,21 @@ class TournamentForm(forms.Form):
     def __init__(self, *args, club, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["season"].queryset = Season.objects.filter(club=club)
+        # A night is usually set up on the day, in the season being played.
+        self.fields["date"].initial = timezone.localdate
+        current = club_current_season(club)
+        self.fields["season"].initial = current.pk if current else None
 
 
 class EntryForm(forms.Form):
     """A member picked from the club's players, or a walk-in by name; in fixed pairs, a partner
     too."""
 
-    player = forms.ModelChoiceField(
+    player = NameOrderedModelChoiceField(
         label=_("Member"), queryset=Player.objects.none(), required=False
     )
     name = forms.CharField(label=_("or walk-in name"), max_length=80, required=False)
-    partner = forms.ModelChoiceField(
+    partner = NameOrderedModelChoiceField(
         label=_("Partner"), queryset=Player.objects.none(), required=False
     )
     partner_name = forms.CharField(label=_("or partner's name"), max_length=80, required=False)

@@ -15,6 +15,7 @@ from fractions import Fraction
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
+from kaiser_league.collation import name_key, sorted_by_name
 from leagues.models import (
     RoundEnd,
     SitOutScore,
@@ -132,7 +133,10 @@ def round_results(tournament: Tournament, round_: TournamentRound) -> list[Table
 
 
 def tournament_entries(tournament: Tournament) -> list[TournamentEntry]:
-    return list(tournament.entries.select_related("player").order_by("pair_number", "player__name"))
+    """The night's entries: by pair number (fixed pairs), then in name order (`name_key`)."""
+    entries = sorted_by_name(tournament.entries.select_related("player"), lambda e: e.player.name)
+    # Stable sort: pairs (or no pair number at all) keep their name order.
+    return sorted(entries, key=lambda e: (e.pair_number is None, e.pair_number or 0))
 
 
 @dataclass
@@ -267,7 +271,7 @@ def _rank(rows: list[Standing], pairs: bool) -> list[Standing]:
                 (won for other, won in row.beat.items() if other in members and other != row.key),
                 Fraction(0),
             )
-        group.sort(key=lambda r: (-r.head_to_head, r.name.lower()))
+        group.sort(key=lambda r: (-r.head_to_head, name_key(r.name)))
         ordered.extend(group)
     previous = None
     for position, row in enumerate(ordered, start=1):

@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from kaiser_league.collation import sorted_by_name
 from leagues.access import club_for_member
 from leagues.models import (
     RoundEnd,
@@ -24,6 +25,9 @@ from leagues.roles import TOURNAMENTS_RUN
 from leagues.tournament_access import tournament_for_member
 from leagues.tournament_forms import EntryForm, TournamentForm
 from leagues.tournament_selectors import (
+    PLAYING,
+    WAITING,
+    TableResult,
     round_results,
     table_result,
     tournament_entries,
@@ -96,12 +100,19 @@ def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _detail_context(request: HttpRequest, access, entry_form=None) -> dict:
+def _detail_context(
+    request: HttpRequest, access, entry_form=None, here: bool | None = None
+) -> dict:
+    """The tournament page. `here`: the registration form's "Here now" box, as the director
+    left it on the last registration (else as the `here` query parameter says), so a row of
+    players arriving together is registered without ticking it again each time."""
     tournament = access.tournament
     entries = tournament_entries(tournament)
     rounds = list(tournament.round_set.order_by("number"))
     if entry_form is None and access.can_run and tournament.status != TournamentStatus.FINISHED:
-        entry_form = EntryForm(tournament=tournament)
+        if here is None:
+            here = request.GET.get("here") == "1"
+        entry_form = EntryForm(tournament=tournament, initial={"checked_in": here})
     return {
         "access": access,
         "tournament": tournament,
@@ -142,10 +153,11 @@ def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except TournamentError as exc:
             form.add_error(None, str(exc))
         else:
+            here = data["checked_in"]
             if request.htmx:
-                context = _detail_context(request, access)
+                context = _detail_context(request, access, here=here)
                 return render(request, "tournaments/detail.html#entries", context)
-            return redirect(tournament)
+            return redirect(f"{tournament.get_absolute_url()}?here={int(here)}#register")
     context = _detail_context(request, access, form)
     return render(
         request,
@@ -248,10 +260,12 @@ def round_cards(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     for table in round_.tables.all():
         seats = sorted(table.game.seats.all(), key=lambda s: s.seat)
         link = table_link(request, table.game)
+        dealer = next((s for s in seats if s.seat == table.game.first_dealer), None)
         cards.append(
             {
                 "table": table,
                 "seats": seats,
+                "dealer": dealer.name if dealer else "",
                 "pairs": [(seats[0].name, seats[2].name), (seats[1].name, seats[3].name)],
                 "link": link,
                 "qr": qr_svg(link) if link else "",
@@ -264,6 +278,32 @@ def round_cards(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     )
 
 
+def console_next_action(
+    *,
+    tournament: Tournament,
+    results: list[TableResult],
+    round_open: bool,
+    all_done: bool,
+    can_draw: bool,
+) -> dict | None:
+    """What the director does next, shown as the console's one big button: during a round, the
+    first table whose hands wait for confirmation (its table page), else the first table still
+    playing (its score sheet, to enter hands); once every table is done (or before the first
+    round), drawing the next round; after the last round, ending the night."""
+    if round_open and not all_done and results:
+        waiting = next((r for r in results if r.state == WAITING), None)
+        if waiting is not None:
+            return {"kind": "confirm", "result": waiting}
+        playing = next((r for r in results if r.state == PLAYING), None)
+        if playing is not None:
+            return {"kind": "enter", "result": playing}
+    if can_draw:
+        return {"kind": "draw"}
+    if tournament.status == TournamentStatus.RUNNING:
+        return {"kind": "finish"}
+    return None
+
+
 @require_GET
 def tournament_console(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The director's console: every table of the round live; polls itself with htmx."""
@@ -272,15 +312,24 @@ def tournament_console(request: HttpRequest, tournament_id: int) -> HttpResponse
     rounds = tournament_rounds(tournament)
     current = rounds[-1] if rounds else None
     results = round_results(tournament, current) if current else []
+    all_done = bool(results) and all(r.state == "done" for r in results)
+    can_draw = tournament.status != TournamentStatus.FINISHED and len(rounds) < tournament.rounds
+    round_open = current is not None and current.status == RoundStatus.PLAYING
     context = {
         "tournament": tournament,
         "current": current,
         "results": results,
-        "all_done": bool(results) and all(r.state == "done" for r in results),
+        "all_done": all_done,
         "playing": sum(1 for r in results if r.state == "playing"),
-        "can_draw": tournament.status != TournamentStatus.FINISHED
-        and len(rounds) < tournament.rounds,
-        "round_open": current is not None and current.status == RoundStatus.PLAYING,
+        "can_draw": can_draw,
+        "round_open": round_open,
+        "next_action": console_next_action(
+            tournament=tournament,
+            results=results,
+            round_open=round_open,
+            all_done=all_done,
+            can_draw=can_draw,
+        ),
         "next_number": len(rounds) + 1,
         "ends_at": current.drawn_at + datetime.timedelta(minutes=tournament.minutes_per_round)
         if current is not None
@@ -303,11 +352,83 @@ def tournament_standings_view(request: HttpRequest, tournament_id: int) -> HttpR
     return render(request, _fragment(request, "tournaments/standings.html", "standings"), context)
 
 
+PROJECTOR_SECONDS = 15  # how long each panel stays on the wall before the next one
+# What fits a 1920 x 1080 screen at the projector's type size (32 px and more).
+PROJECTOR_TABLES = 6
+PROJECTOR_ROWS = 12
+
+
+def _seating(result: TableResult) -> dict:
+    """A table as the room reads it: who sits where, who partners whom, who deals first."""
+    names = result.names
+    first_dealer = result.table.game.first_dealer
+    return {
+        "table": result.table,
+        "seats": names,
+        "sides": result.sides,
+        "scores": result.scores,
+        "counted": result.counted,
+        "state": result.state,
+        "dealer": names[first_dealer] if first_dealer < len(names) else "",
+    }
+
+
+def _pages(count: int, size: int) -> int:
+    return max(1, -(-count // size))
+
+
+def projector_panels(*, tables: int, rows: int, seating: bool) -> list[tuple[str, int]]:
+    """The projector's panels in the order they follow each other: the round's seating (while
+    a round is being played), then the standings, each in screenfuls."""
+    panels = (
+        [("seating", p) for p in range(1, _pages(tables, PROJECTOR_TABLES) + 1)] if seating else []
+    )
+    return panels + [("standings", p) for p in range(1, _pages(rows, PROJECTOR_ROWS) + 1)]
+
+
 @require_GET
 def tournament_projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The standings in large type for a projector; refreshes itself."""
+    """The night on the hall's projector: full screen, large type, no site header. While a round
+    is being played it shows the round's seating and the standings in turn (`?show=seating` or
+    `?show=standings`, and `page` when a panel takes more than one screen); each panel names
+    the next one, fetched by htmx polling or, without JavaScript, a meta refresh. Before the
+    first round and once the night is over, only the standings."""
     access = tournament_for_member(request, tournament_id)
-    context = _standings_context(access.tournament)
+    tournament = access.tournament
+    entries = tournament_entries(tournament)
+    standings = tournament_standings(tournament, entries=entries)
+    current = standings.current
+    seating_open = (
+        current is not None
+        and current.status == RoundStatus.PLAYING
+        and tournament.status != TournamentStatus.FINISHED
+    )
+    results = standings.results.get(current.number, []) if seating_open else []
+    panels = projector_panels(tables=len(results), rows=len(standings.rows), seating=seating_open)
+    page = request.GET.get("page", "1")
+    wanted = (request.GET.get("show", ""), int(page) if page.isdigit() and len(page) < 4 else 1)
+    if wanted not in panels:
+        # Unknown, or gone since (the round closed): the first panel of that kind, else the first.
+        wanted = next((p for p in panels if p[0] == wanted[0]), panels[0])
+    show, number = wanted
+    next_show, next_page = panels[(panels.index(wanted) + 1) % len(panels)]
+    context = {
+        "tournament": tournament,
+        "current": current,
+        "show": show,
+        "next_query": f"show={next_show}" + (f"&page={next_page}" if next_page > 1 else ""),
+        "seconds": PROJECTOR_SECONDS,
+        "pages": sum(1 for p in panels if p[0] == show),
+        "page": number,
+    }
+    if show == "seating":
+        names = {entry.pk: entry.player.name for entry in entries}
+        shown = results[(number - 1) * PROJECTOR_TABLES : number * PROJECTOR_TABLES]
+        context["tables"] = [_seating(r) for r in shown]
+        context["sitouts"] = sorted_by_name(names[s.entry_id] for s in current.sitouts.all())
+    else:
+        rows = standings.rows[(number - 1) * PROJECTOR_ROWS : number * PROJECTOR_ROWS]
+        context["standings"] = {"rows": rows, "tiebreaks": standings.tiebreaks}
     return render(request, _fragment(request, "tournaments/projector.html", "board"), context)
 
 

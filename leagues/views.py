@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from leagues.access import club_for_member
 from leagues.roles import GAMES_IMPORT
-from leagues.selectors import club_recent_games, clubs_of
+from leagues.selectors import club_players_by_name, club_recent_games, clubs_of
 from scorecards.models import Game
 
 
@@ -37,7 +37,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "access": access,
             "club": club,
             "games": list(club_recent_games(club)),
-            "players": list(club.players.order_by("name")),
+            "players": club_players_by_name(club),
             "can_import": access.can(GAMES_IMPORT),
         },
     )

@@ -49,15 +49,15 @@ def everyone(alice, bob, charlie):
 
 READ_PAGES = [
     # url name, needs a player id, status for alice, bob, charlie, anonymous
-    ("standings", False, (200, 200, 404, 404)),
-    ("standings_partnerships", False, (200, 200, 404, 404)),
-    ("ratings", False, (200, 200, 404, 404)),
-    ("club_players", False, (200, 200, 404, 404)),
-    ("club_seasons", False, (200, 200, 404, 404)),
-    ("club_members", False, (200, 403, 404, 404)),
-    ("club_settings", False, (200, 403, 404, 404)),
-    ("player_detail", True, (200, 200, 404, 404)),
-    ("player_edit", True, (200, 403, 404, 404)),
+    ("standings", False, (200, 200, 404, 302)),
+    ("standings_partnerships", False, (200, 200, 404, 302)),
+    ("ratings", False, (200, 200, 404, 302)),
+    ("club_players", False, (200, 200, 404, 302)),
+    ("club_seasons", False, (200, 200, 404, 302)),
+    ("club_members", False, (200, 403, 404, 302)),
+    ("club_settings", False, (200, 403, 404, 302)),
+    ("player_detail", True, (200, 200, 404, 302)),
+    ("player_edit", True, (200, 403, 404, 302)),
 ]
 
 
@@ -72,6 +72,8 @@ def test_pages_for_owner_member_outsider_and_anonymous(
     for (who, user), status in zip(everyone(alice, bob, charlie).items(), statuses, strict=True):
         response = client_for(user).get(url)
         assert response.status_code == status, (who, url)
+        if status == 302:  # a signed-out visitor is sent to the login page, and back after
+            assert response["Location"] == f"{reverse('login')}?next={url}"
 
 
 def test_public_standings_open_the_standings_pages_only(played, club, players, charlie):
@@ -84,8 +86,10 @@ def test_public_standings_open_the_standings_pages_only(played, club, players, c
         page = client.get(reverse("player_detail", args=[club.slug, players[0].pk]))
         assert page.status_code == 200
         assert "/games/" not in page.content.decode()  # the games stay private
-        assert client.get(reverse("club_detail", args=[club.slug])).status_code == 404
-        assert client.get(reverse("club_players", args=[club.slug])).status_code == 404
+        # Members-only pages: a 404 for an outsider, the login page for a signed-out visitor.
+        closed = 404 if user else 302
+        assert client.get(reverse("club_detail", args=[club.slug])).status_code == closed
+        assert client.get(reverse("club_players", args=[club.slug])).status_code == closed
     # The rebuild button is for directors.
     assert (
         b"Rebuild standings now"

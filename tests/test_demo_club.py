@@ -18,3 +18,18 @@ def test_demo_club_builds_once_and_is_safe_to_rerun(capsys) -> None:
     games = Game.objects.filter(club=club)
     assert games.filter(status="finished").count() == 3
     assert games.filter(status="in_progress").count() == 1
+
+
+def test_demo_club_prints_the_address_make_run_serves(capsys) -> None:
+    call_command("demo_club", base_url="http://127.0.0.1:8101")
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:8101/clubs/demo/" in out
+    assert ":8000" not in out
+
+
+def test_make_run_passes_host_and_port_to_the_demo_club() -> None:
+    from pathlib import Path
+
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
+    assert "demo_club --base-url http://$(HOST):$(PORT)" in makefile
+    assert "runserver $(HOST):$(PORT)" in makefile

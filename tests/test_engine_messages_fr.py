@@ -46,8 +46,8 @@ def test_a_bad_hand_is_refused_in_french(game) -> None:
     with translation.override("fr"), pytest.raises(HandError) as caught:
         hand_record(game=game, hand=TOO_MANY_TRICKS)
     error = caught.value
-    assert str(error).startswith("main 1 : ")
-    assert str(error) == "main 1 : les levées doivent totaliser 8 (reçu 9)"
+    assert str(error).startswith("main 1\u00a0: ")
+    assert str(error) == "main 1\u00a0: les levées doivent totaliser 8 (reçu 9)"
     assert (error.number, error.field, error.message) == (
         1,
         "tricks",
@@ -56,7 +56,7 @@ def test_a_bad_hand_is_refused_in_french(game) -> None:
     assert not Hand.objects.filter(game=game).exists()
     # Translated when raised: the error stays French once the request is over.
     assert translation.get_language() == "en"
-    assert str(error).startswith("main 1 : ")
+    assert str(error).startswith("main 1\u00a0: ")
 
 
 @pytest.mark.django_db
@@ -72,7 +72,7 @@ def test_words_inside_a_message_are_french() -> None:
     with translation.override("fr"), pytest.raises(HandError) as caught:
         game_score(rules, [hand])
     assert str(caught.value) == (
-        "main 1 : le cinq de cœur est allé à l'équipe 1, qui n'a fait aucune levée"
+        "main 1\u00a0: le cinq de cœur est allé à l’équipe 1, qui n’a fait aucune levée"
     )
 
 
@@ -82,8 +82,8 @@ def test_rules_and_record_errors_keep_their_field_in_french() -> None:
             rules_build({"seats": 9})
         with pytest.raises(RecordError) as record:
             record_score({"seats": ["Ann"], "hands": []})
-    assert str(rules.value) == "rules : seats doit être de 2 à 6 sièges (reçu 9)"
-    assert str(record.value) == "seats : 4 noms attendus (reçu 1)"
+    assert str(rules.value) == "rules\u00a0: seats doit être de 2 à 6 sièges (reçu 9)"
+    assert str(record.value) == "seats\u00a0: 4 noms attendus (reçu 1)"
     assert (rules.value.field, record.value.field) == ("rules", "seats")
 
 

@@ -498,11 +498,11 @@ def test_french_engine_errors_and_preview(as_bob, game) -> None:
     fr = {"Accept-Language": "fr"}
     body = as_bob.post(url, hand_data(tricks_bidder=8, three_spades=1), headers=fr)
     assert (
-        "le trois de pique est allé à l&#x27;équipe 1, qui n&#x27;a fait aucune levée"
+        "le trois de pique est allé à l’équipe 1, qui n’a fait aucune levée"
         in body.content.decode()
     )
     todo = as_bob.post(url, {"bidder": "0", "bid": "8"}, headers=fr).content.decode()
-    assert "Reste à entrer : les levées" in todo
+    assert "Reste à saisir\u00a0: les levées" in todo
     made = as_bob.post(url, hand_data(), headers=fr).content.decode()
     assert "Réussie" in made and "Pointage" in made
 

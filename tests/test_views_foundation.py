@@ -41,7 +41,7 @@ def test_home_anonymous_and_signed_in(client: Client, as_alice: Client, club) ->
 
 
 @pytest.mark.parametrize(
-    ("who", "status"), [("as_alice", 200), ("as_bob", 200), ("as_charlie", 404), ("client", 404)]
+    ("who", "status"), [("as_alice", 200), ("as_bob", 200), ("as_charlie", 404), ("client", 302)]
 )
 def test_club_page_access(request, club, who, status) -> None:
     response = request.getfixturevalue(who).get(reverse("club_detail", args=[club.slug]))

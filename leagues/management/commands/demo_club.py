@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from leagues.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_club_create
 
@@ -10,10 +10,18 @@ from leagues.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_club_create
 class Command(BaseCommand):
     help = "Create a demo club with players, a season and games. Does nothing if it exists."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        # `make run` passes the address it is about to serve (HOST and PORT), so the link
+        # printed here is the one that answers.
+        parser.add_argument(
+            "--base-url",
+            default="http://127.0.0.1:8000",
+            help="the address the server will answer on (default: %(default)s)",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
         club, created = demo_club_create()
         state = "created" if created else "already there"
-        self.stdout.write(
-            f"Demo club '{club.name}' {state}: http://127.0.0.1:8000{club.get_absolute_url()}"
-        )
+        base = options["base_url"].rstrip("/")
+        self.stdout.write(f"Demo club '{club.name}' {state}: {base}{club.get_absolute_url()}")
         self.stdout.write(f"Demo login: username {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r}")
