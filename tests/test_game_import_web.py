@@ -283,7 +283,7 @@ def test_the_page_and_its_errors_speak_french(club, as_alice) -> None:
         html = as_alice.get(_url(club), headers={"Accept-Language": "fr"}).content.decode()
         assert "Importer une partie" in html
         response = as_alice.post(_url(club), {}, headers={"Accept-Language": "fr"})
-        assert "Envoyez un fichier de feuille ou collez une feuille." in response.content.decode()
+        assert "Envoyez un fichier de fiche ou collez une fiche." in response.content.decode()
     finally:
         # LocaleMiddleware leaves French active in this thread; later tests expect English.
         translation.deactivate()
