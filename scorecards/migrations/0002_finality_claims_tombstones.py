@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leagues', '0003_finality_claims_tombstones'),
+        ('leagues', '0003_invitation_uses'),
         ('scorecards', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
