@@ -113,12 +113,18 @@ def game_for_member(
     except Game.DoesNotExist as exc:
         raise Http404("No such game") from exc
     user = request.user
-    is_starter = user.is_authenticated and game.created_by_id == user.pk
     membership = None
     if game.club_id and getattr(game, "_membership_id", None) is not None:
         membership = Membership(
             pk=game._membership_id, club=game.club, user_id=user.pk, role=game._membership_role
         )
+    # Starting a club game gives power over it only while a member: every power over the
+    # club's games ends with the membership.
+    is_starter = (
+        user.is_authenticated
+        and game.created_by_id == user.pk
+        and (game.club_id is None or membership is not None)
+    )
     via_token = _holds_table_token(request, game)
     if not is_starter and membership is None and not via_token:
         raise Http404("No such game")
