@@ -142,8 +142,8 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
             club=access.club,
             role=form.cleaned_data["role"],
             created_by=request.user,
-            max_uses=form.cleaned_data["max_uses"],
-            days=form.cleaned_data["days"],
+            max_uses=form.cleaned_data["max_uses"] or 1,
+            days=form.cleaned_data["days"] or services.INVITATION_DAYS,
         )
         link = request.build_absolute_uri(reverse("invitation_accept", args=[invitation.token]))
         messages.success(request, _("Invitation link: %(link)s") % {"link": link})
