@@ -606,9 +606,12 @@ def seat_claim(
     """This phone says `seat` holds it. Kept on the server: one seat per phone and one phone per
     seat for the whole game, so a phone cannot move to the other side to confirm its own hand.
     Returns the phone's claim (the earlier one if it had one), None if another phone holds
-    `seat` or the seat does not exist."""
+    `seat` or the seat does not exist; GameClosed once the game, its round or night is over."""
     if not phone or not 0 <= seat < game.rules_value.seats:
         return None
+    closed = _closed_message(game, _place(game))
+    if closed:
+        raise GameClosed(closed)
     mine = SeatClaim.objects.filter(game=game, phone=phone).first()
     if mine is not None:
         return mine

@@ -374,7 +374,10 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     form = hand_form_parse(request.POST, rules)
     if form.hand is None:
         return _invalid(request, access, form)
-    seat = _remember_seat(request, game, request.POST.get("entered_as", ""))
+    try:
+        seat = _remember_seat(request, game, request.POST.get("entered_as", ""))
+    except HandRefused:
+        seat = None  # the game takes no hand either: hand_record says why
     user = request.user if request.user.is_authenticated else None
     if seat is None and access.membership is not None:
         seat = getattr(game, "_user_seat", None)  # the signed-in member's own seat
@@ -580,7 +583,10 @@ def game_seat_claim(request: HttpRequest, game_id: int) -> HttpResponse:
     game = access.game
     raw = request.POST.get("seat", "")
     held = _phone_seat(request, game)
-    seat = _remember_seat(request, game, raw)
+    try:
+        seat = _remember_seat(request, game, raw)
+    except HandRefused as refusal:
+        return _refused(request, access, refusal)
     if seat is None or (held is None and raw != str(seat)):
         message = _("Another phone holds that seat: choose your own seat.")
         if _wants_json(request):
