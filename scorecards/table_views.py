@@ -46,6 +46,7 @@ from scorecards.selectors import (
 )
 from scorecards.services import (
     HandConflict,
+    _closed_message,
     HandRefused,
     game_abandon,
     game_delete,
@@ -722,7 +723,8 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
             (claim, names[claim.seat] if claim.seat < len(names) else "?")
             for claim in game.seat_claims.order_by("at", "pk")
         ],
-        "needs_reason": game.is_over or bool(table_place(game) and table_place(game).round_over),
+        # Exactly when the service asks for one (a game over, a closed round or night).
+        "needs_reason": bool(_closed_message(game, table_place(game))),
         "access": access,
         "game": game,
         "hand": hand,

@@ -46,9 +46,10 @@ def tap_hand(page, *, bidder: str, bid: int, tricks: int, hearts: int, spades: i
 def save_and_wait(page, number: int) -> None:
     page.click("button.save")
     page.wait_for_selector(f"#hand-{number}")
-    # The fresh form for the next hand (or the game-over banner) has arrived.
+    # The fresh form for the next hand (or the game-over banner, or round over) has arrived.
     page.wait_for_selector(
-        f"#hand-form input[name=number][value='{number + 1}'], #game-over", state="attached"
+        f"#hand-form input[name=number][value='{number + 1}'], #game-over, #round-over",
+        state="attached",
     )
 
 
