@@ -123,3 +123,16 @@ def test_two_phones_claiming_one_seat_at_once_one_wins(club, players, standard_r
         lambda: seat_claim(game=game, seat=1, phone="two"),
     )
     assert sorted(r is None for r in results) == [False, True], results
+
+
+@pytest.mark.postgres
+def test_postgres_itself_refuses_a_club_without_an_owner(club, alice) -> None:
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Membership.objects.filter(club=club, user=alice).update(role=Role.MEMBER)
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    assert Membership.objects.get(club=club, user=alice).role == Role.OWNER
+    club.delete()  # a whole club goes, its memberships with it
+    assert not Membership.objects.filter(user=alice).exists()
