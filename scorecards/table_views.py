@@ -46,8 +46,8 @@ from scorecards.selectors import (
 )
 from scorecards.services import (
     HandConflict,
-    _closed_message,
     HandRefused,
+    _closed_message,
     game_abandon,
     game_delete,
     game_token_issue,
