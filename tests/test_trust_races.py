@@ -25,7 +25,7 @@ from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-REPEAT = 10
+REPEAT = 20
 HAND = HandInput(bidder=0, bid=7, tricks=(7, 1), five_hearts=0, three_spades=0)
 JSON = {"Accept": "application/json"}
 
