@@ -606,12 +606,14 @@ def seat_claim(
     """This phone says `seat` holds it. Kept on the server: one seat per phone and one phone per
     seat for the whole game, so a phone cannot move to the other side to confirm its own hand.
     Returns the phone's claim (the earlier one if it had one), None if another phone holds
-    `seat` or the seat does not exist; GameClosed once the game, its round or night is over."""
+    `seat` or the seat does not exist; GameClosed once its tournament night is over."""
     if not phone or not 0 <= seat < game.rules_value.seats:
         return None
-    closed = _closed_message(game, _place(game))
-    if closed:
-        raise GameClosed(closed)
+    # A seat is claimed to confirm hands, which is possible until the night is over (the last
+    # hand of a game is confirmed after it finished the game).
+    place = _place(game)
+    if place is not None and place.night_over:
+        raise GameClosed(_closed_message(game, place))
     mine = SeatClaim.objects.filter(game=game, phone=phone).first()
     if mine is not None:
         return mine

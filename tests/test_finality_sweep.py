@@ -135,6 +135,8 @@ def _client(world, actor: str, game: Game) -> Client:
 def _writes(game: Game) -> list[tuple[str, str, dict, set[str]]]:
     """(name, url, data, actors whose write goes through) for the game in its state."""
     open_game = game.status == "in_progress"
+    table = getattr(game, "tournament_table", None) if hasattr(game, "tournament_table") else None
+    night_over = table is not None and table.round.tournament.status == "finished"
     next_number = game.hand_count + 1
     writes = [
         (
@@ -170,10 +172,10 @@ def _writes(game: Game) -> list[tuple[str, str, dict, set[str]]]:
             "seat_claim",
             reverse("game_seat_claim", args=[game.pk]),
             {"seat": "2"},
-            AT_THE_TABLE if open_game else set(),
+            # Claimed to confirm hands, which goes on after a game or round ended.
+            set() if night_over else AT_THE_TABLE,
         ),
     ]
-    table = getattr(game, "tournament_table", None) if hasattr(game, "tournament_table") else None
     if table is not None:
         writes.append(
             (

@@ -136,6 +136,9 @@ def test_confirm_from_a_second_phone(browser, page, live_server, club, players, 
     save_and_wait(page, 1)
     # The other phone sees the hand within a few seconds (polling), unconfirmed.
     other.wait_for_selector("#hand-1.unconfirmed", timeout=8000)
+    # It says who holds it (kept on the server): only then may it confirm, for that seat.
+    other.select_option("#seat-claim select[name=seat]", "1")
+    other.click("#seat-claim button")
     other.click("#hand-1 form.confirm button:has-text('Cat')")
     other.wait_for_selector("#hand-1:not(.unconfirmed)")
     screenshot(other, "confirmed-on-second-phone")
