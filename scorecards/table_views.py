@@ -69,7 +69,9 @@ from scorecards.sheet import (
 
 TEMPLATE = "scorecards/game_sheet.html"
 SEAT_NAMES_SECONDS = 6 * 3600
-SESSION_SEATS = "table_seats"  # {str(game_id): seat} this phone's seat claim (kept on the server)
+# {str(game_id): seat}: a mirror of this phone's SeatClaim rows. A new key, so a seat that an
+# older session merely named (before claims were kept on the server) counts for nothing.
+SESSION_SEATS = "table_seat_claims"
 SESSION_PHONE = "table_phone"  # a random id of this phone, the key of its seat claims
 
 
