@@ -198,3 +198,22 @@ def test_behind_the_proxy_the_client_address_counts_not_the_proxy(alice, axes_on
         HTTP_X_FORWARDED_FOR="198.51.100.20",
     )
     assert real.status_code == 302
+
+
+def test_new_pages_cost_a_fixed_number_of_queries(
+    club, players, standard_rules, alice, as_alice, django_assert_max_num_queries
+):
+    game = game_start(seats=players, rules=standard_rules, club=club, created_by=alice)
+    for i in range(3):
+        services.invitation_accept(
+            invitation=services.invitation_create(club=club, max_uses=2), user=_user(f"u{i}")
+        )
+    bob = Membership.objects.get(club=club, user__username="bob")
+    pages = [
+        (reverse("game_abandon", args=[game.pk]), 5),
+        (reverse("membership_remove", args=[club.slug, bob.pk]), 5),
+        (reverse("club_members", args=[club.slug]), 7),
+    ]
+    for url, most in pages:
+        with django_assert_max_num_queries(most):
+            assert as_alice.get(url).status_code == 200
