@@ -171,7 +171,7 @@ def test_nothing_is_accepted_after_the_game_ends(game) -> None:
         game.refresh_from_db()
     assert game.winner == 0 and game.finish_reason == "target"
     assert game.finished_at is not None
-    with pytest.raises(GameClosed, match="This game is over: ask a scorer to correct it."):
+    with pytest.raises(GameClosed, match=r"This game is over: ask a scorer to correct it\."):
         hand_record(game=game, hand=trump(1, 7, 7))
     with pytest.raises(GameClosed):
         hand_undo(game=game)  # no back door around the correction power
