@@ -145,6 +145,10 @@ def test_an_ended_night_changes_no_more_and_its_games_are_not_in_progress(club, 
     assert [r.key for r in tournament_standings(night).rows] == [r.key for r in before]
     assert "night is over" in _sheet(table, first)
     club_page = as_bob.get(reverse("club_detail", args=[club.slug])).content.decode()
-    assert "In progress" not in club_page
+    assert "In progress" not in club_page and "Finished" in club_page
+    player = first.seats.get(seat=0).player
+    player_page = as_bob.get(reverse("player_detail", args=[club.slug, player.pk]))
+    assert "In progress" not in player_page.content.decode()
+    assert "Finished" in player_page.content.decode()
     # The director's console undo is refused too, with the sentence.
     assert first.hands.count() == 2
