@@ -13,5 +13,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     a browser gets Django's page, which explains the cookie."""
     if "application/json" in request.headers.get("Accept", ""):
         message = _("The security token is missing or out of date: reload the page and send again.")
-        return JsonResponse({"status": "forbidden", "errors": {"csrf": [message]}}, status=403)
+        return JsonResponse(
+            {"status": "forbidden", "message": message, "errors": {"csrf": [message]}}, status=403
+        )
     return django_csrf_failure(request, reason=reason)

@@ -161,12 +161,26 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Login throttling: 5 failures per username and address pair, forgotten after 15 minutes.
+# Login throttling (kaiser_league/throttle.py): 5 failures per username and address pair, and
+# KAISER_LOGIN_ADDRESS_LIMIT per address across usernames, forgotten after 15 minutes.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+KAISER_LOGIN_ADDRESS_LIMIT = env_int("KAISER_LOGIN_ADDRESS_LIMIT", 20)
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_HANDLER = "kaiser_league.throttle.KaiserAxesHandler"
+AXES_LOCKOUT_CALLABLE = "kaiser_league.throttle.lockout_response"
+# The client address, through django-ipware as axes does it: behind N reverse proxies that each
+# append to X-Forwarded-For (deploy/: one, nginx), the address the nearest one saw. 0: no proxy,
+# REMOTE_ADDR (a forged X-Forwarded-For is then ignored).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+if TRUSTED_PROXY_COUNT:
+    AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT
+    AXES_IPWARE_PROXY_ORDER = "right-most"
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 
 # --- I18n -----------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -15,6 +15,11 @@ urlpatterns = [
         views.membership_role,
         name="membership_role",
     ),
+    path(
+        "clubs/<slug:slug>/members/<int:membership_id>/remove/",
+        views.membership_remove,
+        name="membership_remove",
+    ),
     path("clubs/<slug:slug>/invitations/", views.invitation_create, name="invitation_create"),
     path(
         "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -117,7 +118,9 @@ def club_members(request: HttpRequest, slug: str) -> HttpResponse:
     memberships = sorted_by_name(
         club.memberships.select_related("user"), lambda m: m.user.get_username()
     )
-    invitations = list(club.invitations.filter(revoked=False).order_by("-created_at")[:20])
+    invitations = list(
+        club.invitations.filter(revoked=False).prefetch_related("uses").order_by("-created_at")[:20]
+    )
     return render(
         request,
         "leagues/club_members.html",
@@ -128,6 +131,7 @@ def club_members(request: HttpRequest, slug: str) -> HttpResponse:
             "invitations": invitations,
             "invite_form": InvitationForm(),
             "can_manage": access.can(CLUB_MANAGE),
+            "now": timezone.now(),
             "role_choices": RoleForm.base_fields["role"].choices,
         },
     )
@@ -139,10 +143,18 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     form = InvitationForm(request.POST)
     if form.is_valid():
         invitation = services.invitation_create(
-            club=access.club, role=form.cleaned_data["role"], created_by=request.user
+            club=access.club,
+            role=form.cleaned_data["role"],
+            created_by=request.user,
+            max_uses=form.cleaned_data["max_uses"] or 1,
+            days=form.cleaned_data["days"] or services.INVITATION_DAYS,
         )
         link = request.build_absolute_uri(reverse("invitation_accept", args=[invitation.token]))
         messages.success(request, _("Invitation link: %(link)s") % {"link": link})
+    else:
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
     return redirect("club_members", slug=access.club.slug)
 
 
@@ -166,7 +178,11 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"{reverse('login')}?next={request.path}")
-        services.invitation_accept(invitation=invitation, user=request.user)
+        try:
+            services.invitation_accept(invitation=invitation, user=request.user)
+        except services.LeagueError as exc:
+            messages.error(request, str(exc))
+            return redirect("home")
         messages.success(request, _("Welcome to %(club)s.") % {"club": invitation.club.name})
         return redirect(invitation.club)
     return render(request, "leagues/invitation_accept.html", {"invitation": invitation})
@@ -181,12 +197,41 @@ def membership_role(request: HttpRequest, slug: str, membership_id: int) -> Http
     form = RoleForm(request.POST)
     if form.is_valid():
         try:
-            services.membership_role_set(membership=membership, role=form.cleaned_data["role"])
+            services.membership_role_set(
+                membership=membership, role=form.cleaned_data["role"], by=request.user
+            )
         except services.LeagueError as exc:
             messages.error(request, str(exc))
         else:
             messages.success(request, _("Role changed."))
     return redirect("club_members", slug=access.club.slug)
+
+
+@require_http_methods(["GET", "POST"])
+def membership_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
+    """Remove a member (owners and directors), after a confirmation page."""
+    access = club_for_member(request, slug, PLAYERS_MANAGE)
+    membership = (
+        Membership.objects.filter(club=access.club, pk=membership_id).select_related("user").first()
+    )
+    if membership is None:
+        raise Http404("No such member")
+    if request.method == "POST":
+        try:
+            services.membership_remove(membership=membership, by=request.user)
+        except services.LeagueError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request,
+                _("%(name)s is no longer a member.") % {"name": membership.user.get_username()},
+            )
+        return redirect("club_members", slug=access.club.slug)
+    return render(
+        request,
+        "leagues/membership_remove.html",
+        {"access": access, "club": access.club, "membership": membership},
+    )
 
 
 # --- Players --------------------------------------------------------------------------------

@@ -53,6 +53,16 @@ INVITABLE_ROLES = [(r.value, r.label) for r in Role if r != Role.OWNER]
 
 class InvitationForm(forms.Form):
     role = forms.ChoiceField(label=_("Role"), choices=INVITABLE_ROLES, initial=Role.MEMBER)
+    max_uses = forms.IntegerField(
+        label=_("How many people may use it"),
+        min_value=1,
+        max_value=100,
+        initial=1,
+        required=False,
+    )
+    days = forms.IntegerField(
+        label=_("Valid for (days)"), min_value=1, max_value=60, initial=14, required=False
+    )
 
 
 class RoleForm(forms.Form):

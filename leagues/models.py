@@ -349,6 +349,8 @@ class Invitation(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     revoked = models.BooleanField(default=False)
+    # How many people the link may bring in (its maker chooses; one by default).
+    max_uses = models.PositiveSmallIntegerField(_("uses"), default=1)
 
     class Meta:
         ordering = ["-created_at"]
@@ -360,10 +362,31 @@ class Invitation(models.Model):
             models.CheckConstraint(
                 condition=~models.Q(role=Role.OWNER), name="invitation_not_owner"
             ),
+            models.CheckConstraint(
+                condition=models.Q(max_uses__gte=1, max_uses__lte=100),
+                name="invitation_max_uses_range",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"Invitation to {self.club} as {self.role}"
+
+
+class InvitationUse(models.Model):
+    """Who joined a club through an invitation, and when."""
+
+    invitation = models.ForeignKey(Invitation, on_delete=models.CASCADE, related_name="uses")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    username = models.CharField(max_length=150)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["invitation", "at"]
+
+    def __str__(self) -> str:
+        return f"{self.username} used {self.invitation}"
 
 
 class StandingsSnapshot(models.Model):

@@ -18,7 +18,8 @@ class Role(models.TextChoices):
 # Actions a member of a club may take, and the roles allowed each.
 VIEW = "view"  # club pages, games, standings
 GAME_START = "game_start"  # start a game at the club and enter its hands
-HAND_CORRECT_ANY = "hand_correct_any"  # correct or confirm hands of any game of the club
+# Correct hands of any game of the club (with a reason once it is over); abandon or delete games.
+HAND_CORRECT_ANY = "hand_correct_any"
 PLAYERS_MANAGE = "players_manage"  # add, rename, link players; invite members
 SEASONS_MANAGE = "seasons_manage"
 TOURNAMENTS_RUN = "tournaments_run"

@@ -28,6 +28,7 @@ from leagues.derived import counted_games, ratings_compute, standings_compute
 from leagues.models import (
     Club,
     Invitation,
+    InvitationUse,
     Membership,
     PartnershipStanding,
     Player,
@@ -336,37 +337,70 @@ def club_settings_update(
     return club
 
 
+def _club_lock(club_id: int) -> Club:
+    """Lock the club row: every change to who holds which role in a club goes through it, so
+    two changes never decide on the same stale picture (two owners demoting each other)."""
+    return Club.objects.select_for_update().get(pk=club_id)
+
+
 def invitation_create(
-    *, club: Club, role: str = Role.MEMBER, created_by: AbstractBaseUser | None = None
+    *,
+    club: Club,
+    role: str = Role.MEMBER,
+    created_by: AbstractBaseUser | None = None,
+    max_uses: int = 1,
+    days: int = INVITATION_DAYS,
 ) -> Invitation:
-    """A link that lets its holder join `club` as `role` (not owner) for INVITATION_DAYS."""
+    """A link that lets up to `max_uses` people (1 to 100; one by default) join `club` as `role`
+    (not owner) within `days` (1 to 60)."""
     if role not in Role.values or role == Role.OWNER:
         raise LeagueError(_("Invitations are for directors, scorers and members."))
+    if not 1 <= max_uses <= 100:
+        raise LeagueError(_("An invitation is used by 1 to 100 people."))
+    if not 1 <= days <= 60:
+        raise LeagueError(_("An invitation lasts 1 to 60 days."))
     return Invitation.objects.create(
         club=club,
         token=secrets.token_urlsafe(24),
         role=role,
         created_by=created_by,
-        expires_at=timezone.now() + datetime.timedelta(days=INVITATION_DAYS),
+        max_uses=max_uses,
+        expires_at=timezone.now() + datetime.timedelta(days=days),
     )
 
 
 def invitation_valid(token: str) -> Invitation | None:
-    return (
+    """The invitation behind `token` while it can still bring someone in (not revoked, not
+    expired, uses left); None otherwise."""
+    invitation = (
         Invitation.objects.select_related("club")
+        .annotate(used=models.Count("uses"))
         .filter(token=token, revoked=False, expires_at__gt=timezone.now())
         .first()
         if token
         else None
     )
+    if invitation is None or invitation.used >= invitation.max_uses:
+        return None
+    return invitation
 
 
 @transaction.atomic
 def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
-    """Make `user` a member of the invitation's club. An existing member keeps their role."""
-    membership, _created = Membership.objects.get_or_create(
-        club=invitation.club, user=user, defaults={"role": invitation.role}
-    )
+    """Make `user` a member of the invitation's club (an existing member keeps their role and
+    uses nothing). Each newcomer uses the link once, kept with their name; a link used up,
+    revoked or expired is refused (LeagueError), also when two people race for its last use."""
+    _club_lock(invitation.club_id)
+    locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    existing = Membership.objects.filter(club_id=locked.club_id, user=user).first()
+    if existing is not None:
+        return existing
+    if locked.revoked or locked.expires_at <= timezone.now():
+        raise LeagueError(_("This invitation no longer works: ask for a new one."))
+    if locked.uses.count() >= locked.max_uses:
+        raise LeagueError(_("This invitation has been used up: ask for a new one."))
+    membership = Membership.objects.create(club_id=locked.club_id, user=user, role=locked.role)
+    InvitationUse.objects.create(invitation=locked, user=user, username=user.get_username())
     return membership
 
 
@@ -375,11 +409,23 @@ def invitation_revoke(*, invitation: Invitation) -> None:
 
 
 @transaction.atomic
-def membership_role_set(*, membership: Membership, role: str) -> Membership:
-    """Give a member another role; the club always keeps at least one owner."""
+def membership_role_set(
+    *, membership: Membership, role: str, by: AbstractBaseUser | None = None
+) -> Membership:
+    """Give a member another role; the club always keeps at least one owner. The club row is
+    locked first, so concurrent changes are decided one after the other. `by`, when given, must
+    be an owner of the club (checked on the locked picture)."""
     if role not in Role.values:
         raise LeagueError(_("Unknown role."))
-    locked = Membership.objects.select_for_update().get(pk=membership.pk)
+    _club_lock(membership.club_id)
+    locked = Membership.objects.filter(pk=membership.pk).first()
+    if locked is None:
+        raise LeagueError(_("This person is no longer a member."))
+    if (
+        by is not None
+        and not Membership.objects.filter(club_id=locked.club_id, user=by, role=Role.OWNER).exists()
+    ):
+        raise LeagueError(_("Only an owner changes roles."))
     if locked.role == Role.OWNER and role != Role.OWNER:
         owners = Membership.objects.filter(club_id=locked.club_id, role=Role.OWNER)
         if not owners.filter(~Q(pk=locked.pk)).exists():
@@ -387,6 +433,31 @@ def membership_role_set(*, membership: Membership, role: str) -> Membership:
     locked.role = role
     locked.save(update_fields=["role"])
     return locked
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, by: AbstractBaseUser) -> None:
+    """Remove a member from the club. Owners remove anyone, directors anyone but an owner; the
+    last owner stays. Every power over the club's games ends with it (access goes through the
+    membership), and the club's players linked to the account are unlinked."""
+    _club_lock(membership.club_id)
+    locked = Membership.objects.filter(pk=membership.pk).first()
+    if locked is None:
+        return  # removed already: nothing more to do
+    remover = Membership.objects.filter(club_id=locked.club_id, user=by).first()
+    if remover is None or remover.role not in (Role.OWNER, Role.DIRECTOR):
+        raise LeagueError(_("Only an owner or a director removes members."))
+    if locked.role == Role.OWNER:
+        if remover.role != Role.OWNER:
+            raise LeagueError(_("Only an owner removes an owner."))
+        if (
+            not Membership.objects.filter(club_id=locked.club_id, role=Role.OWNER)
+            .exclude(pk=locked.pk)
+            .exists()
+        ):
+            raise LeagueError(_("The club must keep at least one owner."))
+    Player.objects.filter(club_id=locked.club_id, user_id=locked.user_id).update(user=None)
+    locked.delete()
 
 
 def player_save(*, club: Club, name: str, player: Player | None = None) -> Player:

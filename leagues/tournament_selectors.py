@@ -59,7 +59,9 @@ class TableResult:
         return [f"{self.names[0]} & {self.names[2]}", f"{self.names[1]} & {self.names[3]}"]
 
 
-def _hands_needed(tournament: Tournament, score: GameScore) -> int | None:
+def hands_needed(tournament: Tournament, score: GameScore) -> int | None:
+    """Hands the round needs at this table (None: to the target or the time limit): one more
+    when the sides are tied after the last one and the night breaks ties."""
     if tournament.round_end != RoundEnd.HANDS:
         return None
     needed = tournament.hands_per_round
@@ -77,7 +79,7 @@ def table_result(
     game = table.game
     hands = sorted(game.hands.all(), key=lambda h: h.number)
     score = game_scored(game, hands)
-    needed = _hands_needed(tournament, score)
+    needed = hands_needed(tournament, score)
     # Hands entered after the round's last hand do not count.
     counted = len(score.hands) if needed is None else min(len(score.hands), needed)
     # The engine may end the game (target, kaiser, ...) before the round's last hand.

@@ -47,7 +47,7 @@ from leagues.tournaments import (
 )
 from scorecards.qr import qr_svg, table_link
 from scorecards.rules import KaiserError
-from scorecards.services import hand_undo
+from scorecards.services import HandRefused, hand_undo
 
 
 def _fragment(request: HttpRequest, template: str, fragment: str) -> str:
@@ -481,7 +481,7 @@ def table_hand_undo(request: HttpRequest, tournament_id: int, table_id: int) -> 
     table = _table(access, table_id)
     try:
         hand_undo(game=table.game, by=request.user, by_name=request.user.get_username())
-    except KaiserError as exc:
+    except (KaiserError, HandRefused) as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, _("Last hand removed."))

@@ -46,7 +46,7 @@ from leagues.tournament_selectors import (
     tournament_standings,
 )
 from scorecards.rules import KaiserError, Rules, rules_build
-from scorecards.services import game_start, game_token_issue
+from scorecards.services import game_close_by_round, game_start, game_token_issue
 
 
 class TournamentError(ValueError):
@@ -365,9 +365,13 @@ def round_draw(
 
 
 def _close(round_: TournamentRound) -> None:
+    """Close the round and every table game still playing in it (finished as it stands, or
+    abandoned when no hand was played): from now on only a correction changes them."""
     round_.status = RoundStatus.CLOSED
     round_.closed_at = timezone.now()
     round_.save(update_fields=["status", "closed_at"])
+    for table in TournamentTable.objects.filter(round=round_).select_related("game"):
+        game_close_by_round(game=table.game)
 
 
 @transaction.atomic

@@ -13,6 +13,15 @@ from leagues.models import Membership
 from leagues.roles import GAME_START, HAND_CORRECT_ANY, VIEW, role_can
 from scorecards.models import Game, Seat
 
+# Annotation suffix -> the tournament table's field it reads (see table_place).
+TABLE_PLACE_FIELDS = {
+    "round": "round__number",
+    "round_status": "round__status",
+    "night_status": "round__tournament__status",
+    "round_end": "round__tournament__round_end",
+    "hands_per_round": "round__tournament__hands_per_round",
+    "extra": "round__tournament__extra_hand_on_tie",
+}
 SESSION_TABLE_TOKENS = "table_tokens"  # {str(game_id): token} of table links this browser opened
 
 
@@ -65,6 +74,16 @@ def _game_with_membership(request: HttpRequest, game_id: int, seats: bool) -> Ga
             )
         )
     )
+    # Where a tournament table stands (scorecards.selectors.table_place), in the same query.
+    from leagues.models import TournamentTable
+
+    table = TournamentTable.objects.filter(game=OuterRef("pk"))
+    games = games.annotate(
+        **{
+            f"_place_{name}": Subquery(table.values(field)[:1])
+            for name, field in TABLE_PLACE_FIELDS.items()
+        }
+    )
     if seats:
         games = games.prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
@@ -75,6 +94,10 @@ def _game_with_membership(request: HttpRequest, game_id: int, seats: bool) -> Ga
         games = games.annotate(
             _membership_id=Subquery(mine.values("pk")[:1]),
             _membership_role=Subquery(mine.values("role")[:1]),
+            # The seat of the player linked to this account (scorecards.services.seat_of).
+            _user_seat=Subquery(
+                Seat.objects.filter(game=OuterRef("pk"), player__user=user.pk).values("seat")[:1]
+            ),
         )
     return games.get(pk=game_id)
 
@@ -90,12 +113,18 @@ def game_for_member(
     except Game.DoesNotExist as exc:
         raise Http404("No such game") from exc
     user = request.user
-    is_starter = user.is_authenticated and game.created_by_id == user.pk
     membership = None
     if game.club_id and getattr(game, "_membership_id", None) is not None:
         membership = Membership(
             pk=game._membership_id, club=game.club, user_id=user.pk, role=game._membership_role
         )
+    # Starting a club game gives power over it only while a member: every power over the
+    # club's games ends with the membership.
+    is_starter = (
+        user.is_authenticated
+        and game.created_by_id == user.pk
+        and (game.club_id is None or membership is not None)
+    )
     via_token = _holds_table_token(request, game)
     if not is_starter and membership is None and not via_token:
         raise Http404("No such game")

@@ -16,6 +16,7 @@ MAX_SEATS = 6
 class GameStatus(models.TextChoices):
     IN_PROGRESS = "in_progress", _("In progress")
     FINISHED = "finished", _("Finished")
+    ABANDONED = "abandoned", _("Abandoned")
 
 
 class FinishReason(models.TextChoices):
@@ -23,6 +24,8 @@ class FinishReason(models.TextChoices):
     MINUS = "minus", _("fell to the losing score")
     KAISER = "kaiser", _("kaiser bid")
     HEART = "heart", _("bid-out side took the five of hearts")
+    # A tournament table whose round closed: the round, not the engine, ended the game.
+    ROUND = "round", _("end of the round")
 
 
 class Game(models.Model):
@@ -43,6 +46,8 @@ class Game(models.Model):
     winner = models.PositiveSmallIntegerField(_("winning side"), null=True, blank=True)
     finish_reason = models.CharField(max_length=8, choices=FinishReason.choices, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Why a scorer or director stopped the game (abandoned games never count for standings).
+    abandon_reason = models.CharField(_("reason"), max_length=200, blank=True)
     # Cached from the engine by scorecards.services.game_rescore; never edited by hand.
     scores = models.JSONField(default=list)
     target = models.PositiveSmallIntegerField(default=0)
@@ -77,6 +82,10 @@ class Game(models.Model):
                 | models.Q(finished_at__isnull=False),
                 name="game_finished_has_time",
             ),
+            models.CheckConstraint(
+                condition=~models.Q(status="abandoned") | ~models.Q(abandon_reason=""),
+                name="game_abandoned_has_reason",
+            ),
         ]
         indexes = [models.Index(fields=["club", "status", "-finished_at"])]
 
@@ -94,6 +103,11 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == GameStatus.FINISHED
+
+    @property
+    def is_over(self) -> bool:
+        """Finished or abandoned: its hands change only through a correction."""
+        return self.status != GameStatus.IN_PROGRESS
 
 
 class Seat(models.Model):
@@ -154,6 +168,9 @@ class Hand(models.Model):
         related_name="+",
     )
     entered_by_name = models.CharField(max_length=80, blank=True)
+    # The seat the server knows entered the hand (the phone's seat claim, or the signed-in
+    # player's seat); None when nobody seated entered it. Confirmations come from the other side.
+    entered_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     entered_at = models.DateTimeField(auto_now_add=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_by_name = models.CharField(max_length=80, blank=True)
@@ -209,6 +226,8 @@ class HandVersion(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     by_name = models.CharField(max_length=80, blank=True)
+    # Why a hand of a game that is over was corrected (required then).
+    reason = models.CharField(max_length=200, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -221,3 +240,45 @@ class HandVersion(models.Model):
 
     def __str__(self) -> str:
         return f"Hand {self.number} {self.action} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class SeatClaim(models.Model):
+    """A phone (identified by a random id kept in its session) that said which seat holds it.
+
+    One seat per phone and one phone per seat in a game, kept on the server: a confirmation
+    counts only from a phone whose claim puts it on the other side before it confirms."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_claims")
+    seat = models.PositiveSmallIntegerField()
+    phone = models.CharField(max_length=43)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="seat_claim_once_per_seat"),
+            models.UniqueConstraint(fields=["game", "phone"], name="seat_claim_once_per_phone"),
+            models.CheckConstraint(
+                condition=models.Q(seat__lt=MAX_SEATS), name="seat_claim_seat_in_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.seat} of game {self.game_id} claimed"
+
+
+class SpentKey(models.Model):
+    """The idempotency key of a hand that was taken back: it stays spent, so a late resend of the
+    same hand is refused (naming who took it back and when) instead of entering it again."""
+
+    key = models.UUIDField(unique=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="spent_keys")
+    number = models.PositiveIntegerField()
+    by_name = models.CharField(max_length=80, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Spent key of hand {self.number} of game {self.game_id}"

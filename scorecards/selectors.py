@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from scorecards.models import Game, Hand, HandVersion
 from scorecards.rules import GameScore, HandInput, game_play, game_score, rules_build
@@ -94,3 +96,77 @@ def game_preview(score: GameScore, hand: HandInput) -> GameScore:
     """`score` (the game so far, from `game_scored`) with `hand` played next: what the sheet
     would show if it were saved. Raises HandError from the engine if the hand is impossible."""
     return game_play(score, hand)
+
+
+@dataclass(frozen=True)
+class TablePlace:
+    """Where a tournament table stands in its round, as its sheet says it."""
+
+    round_number: int
+    hands_per_round: int | None  # None: the round runs to the target or a time limit
+    needed: int | None  # the round's hands, one more when tied after the last (tie-break)
+    played: int
+    round_closed: bool  # the director closed the round (or drew the next)
+    night_over: bool
+
+    @property
+    def tie_break(self) -> bool:
+        return self.needed is not None and self.needed > (self.hands_per_round or 0)
+
+    @property
+    def round_over(self) -> bool:
+        return (
+            self.round_closed
+            or self.night_over
+            or (self.needed is not None and self.played >= self.needed)
+        )
+
+    @property
+    def next_hand(self) -> int:
+        return self.played + 1
+
+    @property
+    def over_message(self) -> str:
+        return _(
+            "Round over: every hand of round %(round)s is in. Wait for the director's next draw."
+        ) % {"round": self.round_number}
+
+
+def table_place(game: Game, score: GameScore | None = None) -> TablePlace | None:
+    """The tournament round of `game` and how far its table is in it (None when the game is
+    not a tournament table). One query; `score` saves scoring the hands again."""
+    from leagues.models import RoundStatus, Tournament, TournamentStatus, TournamentTable
+    from leagues.tournament_selectors import hands_needed
+
+    if hasattr(game, "_place_round"):
+        # Read with the game by scorecards.access (no query).
+        if game._place_round is None:
+            return None
+        number, round_status = game._place_round, game._place_round_status
+        tournament = Tournament(
+            status=game._place_night_status,
+            round_end=game._place_round_end,
+            hands_per_round=game._place_hands_per_round,
+            extra_hand_on_tie=game._place_extra,
+        )
+    else:
+        table = (
+            TournamentTable.objects.select_related("round__tournament")
+            .filter(game_id=game.pk)
+            .first()
+        )
+        if table is None:
+            return None
+        number, round_status = table.round.number, table.round.status
+        tournament = table.round.tournament
+    if score is None:
+        score = game_scored(game)
+    needed = hands_needed(tournament, score)
+    return TablePlace(
+        round_number=number,
+        hands_per_round=tournament.hands_per_round if needed is not None else None,
+        needed=needed,
+        played=len(score.hands),
+        round_closed=round_status == RoundStatus.CLOSED,
+        night_over=tournament.status == TournamentStatus.FINISHED,
+    )

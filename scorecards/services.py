@@ -13,13 +13,24 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Value
+from django.db.models import Exists, OuterRef, Subquery, Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues.models import Club, Player, Season
-from scorecards.models import Game, GameStatus, Hand, HandAction, HandVersion, Seat
+from leagues.models import Club, Membership, Player, Season
+from leagues.roles import HAND_CORRECT_ANY, role_can
+from scorecards.models import (
+    FinishReason,
+    Game,
+    GameStatus,
+    Hand,
+    HandAction,
+    HandVersion,
+    Seat,
+    SeatClaim,
+    SpentKey,
+)
 from scorecards.rules import (
     GameScore,
     HandError,
@@ -45,6 +56,59 @@ class HandConflict(Exception):
         )
 
 
+class HandRefused(Exception):
+    """A write the record refuses in its present state, or to this person. `status` is the
+    machine word of the JSON answer, `http_status` its status code, `str()` the sentence shown
+    to the player (what happened and what to do next)."""
+
+    status = "refused"
+    http_status = 409
+
+    def __init__(self, message: str, **details: object) -> None:
+        self.message = message
+        self.details = details
+        super().__init__(message)
+
+
+class GameClosed(HandRefused):
+    """The game is over (finished or abandoned), its round closed or its night ended: only a
+    correction changes its hands."""
+
+    status = "closed"
+
+
+class RoundOver(GameClosed):
+    """The table has played every hand of its tournament round: no more hands are entered."""
+
+    status = "round_over"
+
+
+class HandUndone(HandRefused):
+    """The hand was taken back (its idempotency key stays spent)."""
+
+    status = "undone"
+
+
+class HandConfirmed(HandRefused):
+    """The hand was confirmed by the other side: only a correction changes it now."""
+
+    status = "confirmed"
+
+
+class NotAllowed(HandRefused):
+    """This person may not do this (no power, not seated on the right side)."""
+
+    status = "forbidden"
+    http_status = 403
+
+
+class ReasonMissing(HandRefused):
+    """A correction of a game that is over, or an abandon, needs a reason."""
+
+    status = "invalid"
+    http_status = 422
+
+
 @dataclass(frozen=True)
 class HandRecorded:
     hand: Hand
@@ -55,10 +119,19 @@ class HandRecorded:
     hands: tuple[Hand, ...] = ()
 
 
-def _locked_game(game_id: int) -> Game:
+def _locked_game(game_id: int, key: uuid.UUID | None = None) -> Game:
     # select_for_update serialises writers per game on PostgreSQL; on SQLite the IMMEDIATE
-    # transaction already holds the database write lock.
-    return Game.objects.select_for_update().get(pk=game_id)
+    # transaction already holds the database write lock. Whether the game is a tournament table
+    # (and whether `key` is spent) comes in the same statement, so an ordinary game pays no
+    # extra query for finality.
+    from leagues.models import TournamentTable
+
+    games = Game.objects.select_for_update(of=("self",)).annotate(
+        _table_id=Subquery(TournamentTable.objects.filter(game=OuterRef("pk")).values("pk")[:1])
+    )
+    if key is not None:
+        games = games.annotate(_key_spent=Exists(SpentKey.objects.filter(key=key)))
+    return games.get(pk=game_id)
 
 
 def _hand_inputs(game: Game) -> list[HandInput]:
@@ -72,7 +145,15 @@ def _apply_score(game: Game, score: GameScore) -> None:
     game.target = score.target
     game.next_dealer = score.next_dealer
     game.hand_count = len(score.hands)
-    if score.finished:
+    if game.status == GameStatus.ABANDONED:
+        # A correction of an abandoned game keeps it abandoned: only the totals move.
+        pass
+    elif game.finish_reason == FinishReason.ROUND and not score.finished:
+        # Closed by its tournament round: the round, not the engine, ended it.
+        top = max(score.scores)
+        leaders = [side for side, total in enumerate(score.scores) if total == top]
+        game.winner = leaders[0] if len(leaders) == 1 else None
+    elif score.finished:
         if game.status != GameStatus.FINISHED:
             game.finished_at = timezone.now()
         game.status = GameStatus.FINISHED
@@ -98,7 +179,7 @@ def _apply_score(game: Game, score: GameScore) -> None:
     )
     # Standings and ratings: a game that finishes, or a finished game that changes (a hand
     # corrected or undone), queues their rebuild once this transaction commits.
-    if was_finished or score.finished:
+    if was_finished or score.finished or game.status != GameStatus.IN_PROGRESS:
         from leagues.services import derived_data_queue
 
         derived_data_queue(game=game)
@@ -112,8 +193,10 @@ def _version_keep(
     after: dict | None,
     by: AbstractBaseUser | None,
     by_name: str,
+    *,
+    reason: str = "",
 ) -> None:
-    """Keep the trace of one change to hand `number`: who, what, before and after."""
+    """Keep the trace of one change to hand `number`: who, what, before and after (and why)."""
     HandVersion.objects.create(
         game=game,
         number=number,
@@ -122,6 +205,7 @@ def _version_keep(
         after=after,
         by=by,
         by_name=by_name[:80],
+        reason=reason[:200],
     )
 
 
@@ -210,8 +294,13 @@ def hand_record(
     number: int | None = None,
     entered_by: AbstractBaseUser | None = None,
     entered_by_name: str = "",
+    entered_seat: int | None = None,
 ) -> HandRecorded:
     """Append `hand` to `game`.
+
+    - A game that is over, a closed round or an ended night takes no hand (GameClosed); a
+      tournament table that played its round's hands neither (RoundOver).
+    - A key whose hand was taken back stays spent: HandUndone names who and when.
 
     - The same `idempotency_key` twice returns the hand stored the first time (created=False).
     - `number`, when given, is the hand number the phone believes comes next; if that number is
@@ -221,7 +310,7 @@ def hand_record(
     key = idempotency_key or uuid.uuid4()
     try:
         with transaction.atomic():
-            locked = _locked_game(game.pk)
+            locked = _locked_game(game.pk, key)
             # One read gives both the hands to score against and a repeated key of this game;
             # a key used by another game is caught by its unique constraint below.
             rows = list(locked.hands.order_by("number"))
@@ -230,11 +319,21 @@ def hand_record(
                 if row.idempotency_key == key:
                     score = game_score(locked.rules_value, inputs, locked.first_dealer)
                     return HandRecorded(row, False, score, tuple(rows))
+            if locked._key_spent:
+                raise _undone_error(_spent(key))
             next_number = len(inputs) + 1
             if number is not None and number != next_number:
                 taken = next((row for row in rows if row.number == number), None)
                 if taken is not None:
                     raise HandConflict(taken)
+            so_far = game_score(locked.rules_value, inputs, locked.first_dealer)
+            place = _place(locked, so_far)
+            closed = _closed_message(locked, place)
+            if closed:
+                raise GameClosed(closed)
+            if place is not None and place.round_over:
+                raise RoundOver(place.over_message)
+            if number is not None and number != next_number:
                 raise HandError(
                     number, "number", _("the next hand is hand %(next)s") % {"next": next_number}
                 )
@@ -246,6 +345,7 @@ def hand_record(
                 idempotency_key=key,
                 entered_by=entered_by,
                 entered_by_name=entered_by_name[:80],
+                entered_seat=entered_seat,
                 **_hand_fields(hand, scored),
             )
             _version_keep(
@@ -276,6 +376,67 @@ def _score(game: Game) -> GameScore:
     return game_score(game.rules_value, _hand_inputs(game), game.first_dealer)
 
 
+def _club_role(game: Game, user: AbstractBaseUser | None) -> str | None:
+    if user is None or game.club_id is None:
+        return None
+    return (
+        Membership.objects.filter(club_id=game.club_id, user_id=user.pk)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def game_can_correct(game: Game, user: AbstractBaseUser | None, *, over: bool = False) -> bool:
+    """Whether `user` holds the correction power over `game`: a scorer, director or owner of its
+    club; the account that started it while it is a member (and while the game is not over);
+    the account that started a quick game (no club). Ex-members hold no power."""
+    if user is None:
+        return False
+    if game.club_id is None:
+        return game.created_by_id == user.pk
+    role = _club_role(game, user)
+    if role is None:
+        return False
+    return role_can(role, HAND_CORRECT_ANY) or (not over and game.created_by_id == user.pk)
+
+
+def _closed_message(game: Game, place: object | None) -> str:
+    """Why the hands of `game` are final (empty when they are not)."""
+    if place is not None and place.night_over:
+        return _("This night is over: ask the director to correct a hand.")
+    if place is not None and place.round_closed:
+        return _("This round is over: ask the director to correct a hand.")
+    if game.status == GameStatus.ABANDONED:
+        return _("This game was abandoned: ask a scorer to correct it.")
+    if game.status == GameStatus.FINISHED:
+        return _("This game is over: ask a scorer to correct it.")
+    return ""
+
+
+def _place(game: Game, score: GameScore | None = None) -> object | None:
+    from scorecards.selectors import table_place
+
+    if getattr(game, "_table_id", True) is None:
+        return None  # read with the locked row: not a tournament table
+    return table_place(game, score)
+
+
+def _spent(key: uuid.UUID) -> SpentKey | None:
+    return SpentKey.objects.filter(key=key).first()
+
+
+def _undone_error(spent: SpentKey) -> HandUndone:
+    who = spent.by_name or _("another phone")
+    at = timezone.localtime(spent.at)
+    return HandUndone(
+        _("Hand %(number)s was taken back by %(who)s at %(time)s: it was not entered again.")
+        % {"number": spent.number, "who": who, "time": at.strftime("%H:%M")},
+        number=spent.number,
+        undone_by=spent.by_name,
+        undone_at=spent.at.isoformat(),
+    )
+
+
 @transaction.atomic
 def hand_correct(
     *,
@@ -284,10 +445,27 @@ def hand_correct(
     hand: HandInput,
     by: AbstractBaseUser | None = None,
     by_name: str = "",
+    reason: str = "",
 ) -> GameScore:
     """Replace hand `number` and re-score the game. Later hands are validated again; if the
-    correction makes any of them impossible, HandError names it and nothing changes."""
+    correction makes any of them impossible, HandError names it and nothing changes.
+
+    `by` must hold the correction power (`game_can_correct`); `by=None` is a trusted caller
+    (import, management commands) and may correct only a game that is not over. A game that is
+    over (or whose round or night is) is corrected only by a scorer, director or owner, with a
+    `reason` kept in the hand's history (NotAllowed, ReasonMissing)."""
     locked = _locked_game(game.pk)
+    closed = _closed_message(locked, _place(locked))
+    reason = " ".join(reason.split())[:200]
+    if closed:
+        if not game_can_correct(locked, by, over=True):
+            raise NotAllowed(closed)
+        if not reason:
+            raise ReasonMissing(
+                _("Say why this hand of a game that is over is corrected."), field="reason"
+            )
+    elif by is not None and not game_can_correct(locked, by):
+        raise NotAllowed(_("Only a scorer of the club corrects hands: ask one."))
     stored = list(locked.hands.order_by("number"))
     if not 1 <= number <= len(stored):
         raise HandError(number, "number", _("there is no such hand in this game"))
@@ -309,19 +487,35 @@ def hand_correct(
             if "dealer" in later.record:
                 later.record = {**later.record, "dealer": scored.dealer}
             later.save(update_fields=["dealer", "record"])
-    _version_keep(locked, number, HandAction.CORRECT, before, target.record, by, by_name)
+    _version_keep(
+        locked, number, HandAction.CORRECT, before, target.record, by, by_name, reason=reason
+    )
     _apply_score(locked, score)
     return score
 
 
 @transaction.atomic
 def hand_undo(*, game: Game, by: AbstractBaseUser | None = None, by_name: str = "") -> GameScore:
-    """Remove the last hand of the game (kept in the version history)."""
+    """Remove the last hand of the game (kept in the version history; its idempotency key stays
+    spent). Refused (GameClosed) once the game is over or its round or night closed, and
+    (HandConfirmed) when the other side confirmed the hand: a correction changes those."""
     locked = _locked_game(game.pk)
+    closed = _closed_message(locked, _place(locked))
+    if closed:
+        raise GameClosed(closed)
     last = locked.hands.order_by("-number").first()
     if last is None:
         raise HandError(1, "number", _("there is no hand to undo"))
+    if last.confirmed_at is not None:
+        raise HandConfirmed(
+            _("Hand %(number)s was confirmed by %(who)s: ask a scorer to correct it.")
+            % {"number": last.number, "who": last.confirmed_by_name or _("the other side")},
+            number=last.number,
+        )
     _version_keep(locked, last.number, HandAction.UNDO, last.record, None, by, by_name)
+    SpentKey.objects.create(
+        key=last.idempotency_key, game=locked, number=last.number, by_name=by_name[:80]
+    )
     last.delete()
     score = _score(locked)
     _apply_score(locked, score)
@@ -384,23 +578,101 @@ def game_token_revoke(*, game: Game) -> None:
     game.table_token = None
 
 
+def seat_of(
+    game: Game, *, user: AbstractBaseUser | None = None, phone: str | None = None
+) -> int | None:
+    """The seat the server knows holds this person: the seat of the club player linked to the
+    signed-in `user` (while a member), else the seat this `phone` claimed. Never a seat the
+    request names."""
+    if user is not None and game.club_id is not None:
+        seat = (
+            Seat.objects.filter(game=game, player__user_id=user.pk)
+            .filter(player__club__memberships__user_id=user.pk)
+            .values_list("seat", flat=True)
+            .first()
+        )
+        if seat is not None:
+            return seat
+    if phone:
+        return (
+            SeatClaim.objects.filter(game=game, phone=phone).values_list("seat", flat=True).first()
+        )
+    return None
+
+
+def seat_claim(
+    *, game: Game, seat: int, phone: str, user: AbstractBaseUser | None = None
+) -> SeatClaim | None:
+    """This phone says `seat` holds it. Kept on the server: one seat per phone and one phone per
+    seat for the whole game, so a phone cannot move to the other side to confirm its own hand.
+    Returns the phone's claim (the earlier one if it had one), None if another phone holds
+    `seat` or the seat does not exist; GameClosed once its tournament night is over."""
+    if not phone or not 0 <= seat < game.rules_value.seats:
+        return None
+    # A seat is claimed to confirm hands, which is possible until the night is over (the last
+    # hand of a game is confirmed after it finished the game).
+    place = _place(game)
+    if place is not None and place.night_over:
+        raise GameClosed(_closed_message(game, place))
+    mine = SeatClaim.objects.filter(game=game, phone=phone).first()
+    if mine is not None:
+        return mine
+    try:
+        with transaction.atomic():
+            return SeatClaim.objects.create(game=game, seat=seat, phone=phone, user=user)
+    except IntegrityError:
+        # The seat is another phone's (or this phone raced itself): the first claim stands.
+        return SeatClaim.objects.filter(game=game, phone=phone).first()
+
+
 @transaction.atomic
 def hand_confirm(
-    *, game: Game, number: int, by: AbstractBaseUser | None = None, by_name: str = ""
+    *,
+    game: Game,
+    number: int,
+    by: AbstractBaseUser | None = None,
+    phone: str | None = None,
 ) -> Hand:
-    """Mark hand `number` confirmed (by a player of the other side, named `by_name`) and keep a
-    version of it. Confirming a confirmed hand again changes nothing. HandError if no such
-    hand."""
+    """Mark hand `number` confirmed by a real person of the other side and keep a version of it.
+
+    The confirmer is a signed-in member seated in the game (`by`), or a phone that claimed a
+    seat earlier (`phone`, see `seat_claim`); the side that entered the hand (or, when nobody
+    seated entered it, the bidder's side) cannot confirm it (NotAllowed). Confirming a confirmed
+    hand again changes nothing. HandUndone when the hand was taken back, HandError if there
+    never was such a hand, GameClosed once the night is over."""
     locked = _locked_game(game.pk)
     hand = locked.hands.filter(number=number).first()
     if hand is None:
+        spent = SpentKey.objects.filter(game=locked, number=number).order_by("-at", "-pk").first()
+        if spent is not None:
+            raise _undone_error(spent)
         raise HandError(number, "number", _("there is no such hand in this game"))
     if hand.confirmed_at is not None:
         return hand
+    place = _place(locked)
+    if place is not None and place.night_over:
+        raise GameClosed(_closed_message(locked, place))
+    rules = locked.rules_value
+    seat = seat_of(locked, user=by, phone=phone)
+    if seat is None:
+        raise NotAllowed(
+            _(
+                "Only a player of the other side confirms a hand: choose who holds this phone "
+                "when you enter a hand, or sign in."
+            )
+        )
+    against = hand.entered_seat if hand.entered_seat is not None else hand.bidder
+    if against is not None and rules.side_of(seat) == rules.side_of(against):
+        raise NotAllowed(_("Your side entered this hand: a player of the other side confirms it."))
+    if by is not None and hand.entered_by_id == by.pk:
+        raise NotAllowed(_("You entered this hand: a player of the other side confirms it."))
+    name = Seat.objects.filter(game=locked, seat=seat).values_list("name", flat=True).first()
     hand.confirmed_at = timezone.now()
-    hand.confirmed_by_name = by_name[:80]
+    hand.confirmed_by_name = (name or "")[:80]
     hand.save(update_fields=["confirmed_at", "confirmed_by_name"])
-    _version_keep(locked, number, HandAction.CONFIRM, hand.record, hand.record, by, by_name)
+    _version_keep(
+        locked, number, HandAction.CONFIRM, hand.record, hand.record, by, hand.confirmed_by_name
+    )
     # Phones polling the sheet look at updated_at to know something changed.
     Game.objects.filter(pk=locked.pk).update(updated_at=timezone.now())
     if locked.is_finished:
@@ -409,3 +681,79 @@ def hand_confirm(
 
         derived_data_queue(game=locked)
     return hand
+
+
+def _game_power(game: Game, by: AbstractBaseUser | None) -> bool:
+    """Abandon or delete: a scorer, director or owner of the club; the starter of a quick game."""
+    if by is None:
+        return False
+    if game.club_id is None:
+        return game.created_by_id == by.pk
+    return role_can(_club_role(game, by), HAND_CORRECT_ANY)
+
+
+@transaction.atomic
+def game_abandon(*, game: Game, by: AbstractBaseUser | None, reason: str) -> Game:
+    """Stop a game that will not be finished, with a reason (kept, shown on the sheet). An
+    abandoned game never counts for standings and takes no more hands. Only a game in progress;
+    NotAllowed without the power, ReasonMissing without a reason."""
+    locked = _locked_game(game.pk)
+    if not _game_power(locked, by):
+        raise NotAllowed(_("Only a scorer or a director abandons a game."))
+    if locked.status != GameStatus.IN_PROGRESS:
+        raise GameClosed(_closed_message(locked, None))
+    reason = " ".join(reason.split())[:200]
+    if not reason:
+        raise ReasonMissing(_("Say why the game is abandoned."), field="reason")
+    locked.status = GameStatus.ABANDONED
+    locked.abandon_reason = reason
+    locked.finished_at = timezone.now()
+    locked.winner = None
+    locked.finish_reason = ""
+    locked.save(
+        update_fields=[
+            "status",
+            "abandon_reason",
+            "finished_at",
+            "winner",
+            "finish_reason",
+            "updated_at",
+        ]
+    )
+    return locked
+
+
+@transaction.atomic
+def game_delete(*, game: Game, by: AbstractBaseUser | None) -> None:
+    """Delete a game that has no hand (started by mistake). A tournament table is the night's:
+    the director closes its round instead. NotAllowed / GameClosed otherwise."""
+    locked = _locked_game(game.pk)
+    if not _game_power(locked, by):
+        raise NotAllowed(_("Only a scorer or a director deletes a game."))
+    if locked.hands.exists() or SpentKey.objects.filter(game=locked).exists():
+        raise GameClosed(_("This game has hands: abandon it instead, with a reason."))
+    if hasattr(locked, "tournament_table"):
+        raise GameClosed(_("A table of a tournament night is closed with its round."))
+    HandVersion.objects.filter(game=locked).delete()
+    locked.delete()
+
+
+@transaction.atomic
+def game_close_by_round(*, game: Game) -> Game:
+    """Its tournament round closed: a table game still in progress ends as it stands, finished
+    by the round (the leading side wins, none on a tie), or abandoned when no hand was played.
+    Idempotent; a game already over is left as it is."""
+    locked = _locked_game(game.pk)
+    if locked.status != GameStatus.IN_PROGRESS:
+        return locked
+    if not locked.hands.exists():
+        locked.status = GameStatus.ABANDONED
+        locked.abandon_reason = _("The round closed before any hand was played.")
+        locked.finished_at = timezone.now()
+        locked.save(update_fields=["status", "abandon_reason", "finished_at", "updated_at"])
+        return locked
+    locked.status = GameStatus.FINISHED
+    locked.finish_reason = FinishReason.ROUND
+    locked.finished_at = timezone.now()
+    _apply_score(locked, _score(locked))
+    return locked

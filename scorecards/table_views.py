@@ -8,9 +8,10 @@ answer with fragments of `scorecards/game_sheet.html`.
 
 from __future__ import annotations
 
-import contextlib
 import functools
+import secrets
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
@@ -18,11 +19,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from leagues.roles import GAME_START
-from scorecards.access import GameAccess, game_for_member
+from scorecards.access import SESSION_TABLE_TOKENS, GameAccess, game_for_member
 from scorecards.handform import (
     HandForm,
     engine_message,
@@ -40,15 +42,21 @@ from scorecards.selectors import (
     game_scored,
     hand_versions,
     seat_names,
+    table_place,
 )
 from scorecards.services import (
     HandConflict,
+    HandRefused,
+    _closed_message,
+    game_abandon,
+    game_delete,
     game_token_issue,
     game_token_revoke,
     hand_confirm,
     hand_correct,
     hand_record,
     hand_undo,
+    seat_claim,
 )
 from scorecards.sheet import (
     bid_text,
@@ -61,7 +69,51 @@ from scorecards.sheet import (
 
 TEMPLATE = "scorecards/game_sheet.html"
 SEAT_NAMES_SECONDS = 6 * 3600
-SESSION_SEATS = "table_seats"  # {str(game_id): seat} who holds this phone, to sign entries
+# {str(game_id): seat}: a mirror of this phone's SeatClaim rows. A new key, so a seat that an
+# older session merely named (before claims were kept on the server) counts for nothing.
+SESSION_SEATS = "table_seat_claims"
+SESSION_PHONE = "table_phone"  # a random id of this phone, the key of its seat claims
+
+
+def _refusal(status: str, message: str, code: int, **details: Any) -> JsonResponse:
+    """Every non-success JSON answer of the hand endpoints has this shape: a machine word, a
+    translated sentence saying what happened and what to do next, and details."""
+    return JsonResponse({"status": status, "message": message, **details}, status=code)
+
+
+def _json_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For the outbox (`Accept: application/json`): a refused access answers JSON too. A phone
+    whose table link was revoked (or replaced) is told so (403 revoked); no power is 403
+    forbidden; an unknown game 404 not_found."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, game_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, game_id, *args, **kwargs)
+        except Http404:
+            if not _wants_json(request):
+                raise
+            if str(game_id) in request.session.get(SESSION_TABLE_TOKENS, {}):
+                return _refusal(
+                    "revoked",
+                    _("This table link no longer works: ask for the new one (scan its QR code)."),
+                    403,
+                )
+            return _refusal("not_found", _("There is no such game for you: check the link."), 404)
+        except PermissionDenied:
+            if not _wants_json(request):
+                raise
+            return _refusal("forbidden", _("You may not do this in this game: ask a scorer."), 403)
+
+    return wrapped
+
+
+def _phone_id(request: HttpRequest, *, create: bool = False) -> str | None:
+    phone = request.session.get(SESSION_PHONE)
+    if not isinstance(phone, str) and create:
+        phone = secrets.token_urlsafe(16)
+        request.session[SESSION_PHONE] = phone
+    return phone if isinstance(phone, str) else None
 
 
 def _kind_label(kind: str) -> str:
@@ -96,8 +148,17 @@ def _names(game: Game) -> list[str]:
 
 
 def _phone_seat(request: HttpRequest, game: Game) -> int | None:
+    """This phone's seat as the server knows it: its claim (mirrored in the server-side session)
+    or, on a page that read the seats, the seat of the signed-in member's player."""
     seat = request.session.get(SESSION_SEATS, {}).get(str(game.pk))
-    return seat if isinstance(seat, int) else None
+    if isinstance(seat, int):
+        return seat
+    user = request.user
+    if user.is_authenticated and "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        for row in game.seats.all():
+            if row.player is not None and row.player.user_id == user.pk:
+                return row.seat
+    return None
 
 
 def _signature(request: HttpRequest, game: Game, names: list[str] | None = None) -> str:
@@ -114,12 +175,24 @@ def _signature(request: HttpRequest, game: Game, names: list[str] | None = None)
     return _("a phone at the table")
 
 
-def _remember_seat(request: HttpRequest, game: Game, raw: str) -> None:
-    if raw.isdigit() and int(raw) < game.rules_value.seats:
-        seats = dict(request.session.get(SESSION_SEATS, {}))
-        if seats.get(str(game.pk)) != int(raw):
-            seats[str(game.pk)] = int(raw)
-            request.session[SESSION_SEATS] = seats
+def _remember_seat(request: HttpRequest, game: Game, raw: str) -> int | None:
+    """The seat holding this phone: its earlier claim, else the one it names now if that seat is
+    free (claimed on the server, once for the game). A phone never moves to another seat."""
+    held = request.session.get(SESSION_SEATS, {}).get(str(game.pk))
+    if isinstance(held, int):
+        return held
+    if not (raw.isdigit() and int(raw) < game.rules_value.seats):
+        return None
+    user = request.user if request.user.is_authenticated else None
+    claim = seat_claim(
+        game=game, seat=int(raw), phone=_phone_id(request, create=True) or "", user=user
+    )
+    if claim is None:
+        return None
+    seats = dict(request.session.get(SESSION_SEATS, {}))
+    seats[str(game.pk)] = claim.seat
+    request.session[SESSION_SEATS] = seats
+    return claim.seat
 
 
 def _entry(
@@ -197,7 +270,14 @@ def _sheet_context(
     # who may correct hands make a new one or revoke it.
     link = table_link(request, game) if access.can_enter else None
     last = score.hands[-1] if score.hands else None
+    place = table_place(game, score)
     return {
+        "place": place,
+        "can_stop": _may_stop(request, access),
+        "entry_open": access.can_enter
+        and game.status == "in_progress"
+        and not score.finished
+        and not (place and place.round_over),
         "access": access,
         "game": game,
         "score": score,
@@ -249,7 +329,13 @@ def _invalid(
     message: str = "",
 ) -> HttpResponse:
     if _wants_json(request):
-        return JsonResponse({"status": "invalid", "errors": form.errors}, status=status)
+        return _refusal(
+            "invalid",
+            message
+            or _("This hand cannot be saved as it is: fix the fields marked and send again."),
+            status,
+            errors=form.errors,
+        )
     context = _sheet_context(
         request,
         access,
@@ -267,7 +353,21 @@ def _invalid(
     return render(request, TEMPLATE, context, status=status)
 
 
+def _refused(request: HttpRequest, access: GameAccess, refusal: HandRefused) -> HttpResponse:
+    """A write refused by a service (game over, round over, undone, not allowed...): JSON for
+    the outbox, else the sheet with the sentence in place of the entry form."""
+    if _wants_json(request):
+        return _refusal(refusal.status, str(refusal), refusal.http_status, **refusal.details)
+    access.game.refresh_from_db()
+    context = _sheet_context(request, access, message=str(refusal))
+    context["refusal"] = str(refusal)
+    if request.htmx:
+        return render(request, TEMPLATE + "#submitted", context)
+    return render(request, TEMPLATE, context, status=refusal.http_status)
+
+
 @require_POST
+@_json_refusals
 def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     """Enter the next hand (the contract is in scorecards/handform.py and the README of the
     issue): 201/200/409/422 JSON for the outbox, fragments for htmx, 303 for a plain post."""
@@ -277,8 +377,13 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     form = hand_form_parse(request.POST, rules)
     if form.hand is None:
         return _invalid(request, access, form)
-    _remember_seat(request, game, request.POST.get("entered_as", ""))
+    try:
+        seat = _remember_seat(request, game, request.POST.get("entered_as", ""))
+    except HandRefused:
+        seat = None  # the game takes no hand either: hand_record says why
     user = request.user if request.user.is_authenticated else None
+    if seat is None and access.membership is not None:
+        seat = getattr(game, "_user_seat", None)  # the signed-in member's own seat
     try:
         recorded = hand_record(
             game=game,
@@ -287,24 +392,27 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
             number=form.number,
             entered_by=user,
             entered_by_name=_signature(request, game),
+            entered_seat=seat,
         )
     except HandConflict as conflict:
         existing = conflict.existing
         if _wants_json(request):
-            return JsonResponse(
-                {
-                    "status": "conflict",
-                    "error": str(conflict),
-                    "hand": {
-                        "number": existing.number,
-                        "record": existing.record,
-                        "entered_by": existing.entered_by_name,
-                    },
+            return _refusal(
+                "conflict",
+                _("%(error)s: check the sheet before entering the next hand.")
+                % {"error": conflict},
+                409,
+                error=str(conflict),
+                hand={
+                    "number": existing.number,
+                    "record": existing.record,
+                    "entered_by": existing.entered_by_name,
                 },
-                status=409,
             )
         form.errors.clear()
         return _conflict(request, access, conflict)
+    except HandRefused as refusal:
+        return _refused(request, access, refusal)
     except KaiserError as error:
         form.add_engine_error(error)
         return _invalid(request, access, form)
@@ -321,8 +429,9 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
             # The locked copy the service saved: the new version for polling, without a read.
             game.updated_at = recorded.hand.game.updated_at
             game.hand_count = recorded.hand.game.hand_count
+            game.status = recorded.hand.game.status
         else:
-            game.refresh_from_db(fields=["updated_at", "hand_count"])
+            game.refresh_from_db(fields=["updated_at", "hand_count", "status"])
         context = _sheet_context(request, access, hands=list(recorded.hands), score=recorded.score)
         return render(request, TEMPLATE + "#submitted", context)
     return redirect_303("game_sheet", game_id=game.pk)
@@ -346,12 +455,21 @@ def redirect_303(name: str, **kwargs: Any) -> HttpResponse:
 
 
 @require_POST
+@_json_refusals
 def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     """The live preview while the hand is tapped in: what the engine makes of it so far (points,
-    made or set, new totals, notices) or the field it refuses, shown beside that field."""
+    made or set, new totals, notices) or the field it refuses, shown beside that field. A game
+    that takes no more hands answers 409 closed / round_over (JSON) or says so in the preview."""
     access = game_for_member(request, game_id, GAME_START)
     game = access.game
     rules = game.rules_value
+    closed = _entry_closed(game)
+    if closed is not None:
+        if _wants_json(request):
+            return _refusal(closed.status, str(closed), closed.http_status)
+        return HttpResponse(
+            format_html('<p class="refused" role="alert">{}</p>', str(closed)), status=409
+        )
     form = hand_form_parse(request.POST, rules, key_required=False)
     names = _names(game)
     sides = side_names(rules, names)
@@ -393,14 +511,39 @@ def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "scorecards/hand_preview.html", context)
 
 
+def _entry_closed(game: Game) -> HandRefused | None:
+    """Why this game takes no more hands (None while it does): the services' own rule, read for
+    the preview (which writes nothing)."""
+    from scorecards.services import GameClosed, RoundOver, _closed_message
+
+    place = table_place(game)
+    closed = _closed_message(game, place)
+    if closed:
+        return GameClosed(closed)
+    if place is not None and place.round_over:
+        return RoundOver(place.over_message)
+    return None
+
+
 @require_POST
+@_json_refusals
 def hand_undo_last(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Take back the last hand (kept in its history)."""
+    """Take back the last hand (kept in its history; its key stays spent). Refused once the game
+    is over (409 closed), when the hand was confirmed (409 confirmed), or when there is none
+    (409 nothing)."""
     access = game_for_member(request, game_id, GAME_START)
     game = access.game
     user = request.user if request.user.is_authenticated else None
-    with contextlib.suppress(HandError):  # nothing to undo: the sheet shows as it is
+    try:
         hand_undo(game=game, by=user, by_name=_signature(request, game))
+    except HandRefused as refusal:
+        return _refused(request, access, refusal)
+    except HandError:
+        if _wants_json(request):
+            return _refusal("nothing", _("There is no hand to take back."), 409)
+    if _wants_json(request):
+        game.refresh_from_db(fields=["hand_count"])
+        return JsonResponse({"status": "undone", "hand_count": game.hand_count})
     if request.htmx:
         game.refresh_from_db(fields=["updated_at", "hand_count"])
         return render(request, TEMPLATE + "#submitted", _sheet_context(request, access))
@@ -408,34 +551,109 @@ def hand_undo_last(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_POST
+@_json_refusals
 def hand_confirm_view(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
-    """A player of the other side confirms hand `number` (`seat`: who taps confirm)."""
+    """A player of the other side confirms hand `number`. Who confirms is what the server knows
+    of this phone (its seat claim) or of the signed-in player, never a seat the form names."""
     access = game_for_member(request, game_id, GAME_START)
     game = access.game
-    names = _names(game)
-    hand = game.hands.filter(number=number).first()
-    raw = request.POST.get("seat", "")
-    rules = game.rules_value
-    seat = int(raw) if raw.isdigit() and int(raw) < rules.seats else None
-    allowed = (
-        hand is not None
-        and seat is not None
-        and (hand.bidder is None or rules.side_of(seat) != rules.side_of(hand.bidder))
-    )
-    if allowed:
-        user = request.user if request.user.is_authenticated else None
-        hand_confirm(game=game, number=number, by=user, by_name=names[seat])
-    elif not request.htmx:
-        context = _sheet_context(
-            request,
-            access,
-            message=_("A player of the other side confirms a hand."),
+    user = request.user if request.user.is_authenticated else None
+    try:
+        hand = hand_confirm(game=game, number=number, by=user, phone=_phone_id(request))
+    except HandRefused as refusal:
+        return _refused(request, access, refusal)
+    except HandError:
+        if _wants_json(request):
+            return _refusal("not_found", _("There is no such hand in this game."), 404)
+        raise Http404("No such hand") from None
+    if _wants_json(request):
+        return JsonResponse(
+            {"status": "confirmed", "number": hand.number, "by": hand.confirmed_by_name}
         )
-        return render(request, TEMPLATE, context, status=422)
     if request.htmx:
         game.refresh_from_db(fields=["updated_at"])
         return render(request, TEMPLATE + "#sheet", _sheet_context(request, access))
     return redirect_303("game_sheet", game_id=game.pk)
+
+
+@require_POST
+@_json_refusals
+def game_seat_claim(request: HttpRequest, game_id: int) -> HttpResponse:
+    """This phone says which seat holds it (`seat`), once for the game: kept on the server, it is
+    what lets the phone confirm the other side's hands later. 409 taken when another phone holds
+    that seat, 409 claimed when this phone holds another one."""
+    access = game_for_member(request, game_id, GAME_START, seats=False)
+    game = access.game
+    raw = request.POST.get("seat", "")
+    held = _phone_seat(request, game)
+    try:
+        seat = _remember_seat(request, game, raw)
+    except HandRefused as refusal:
+        return _refused(request, access, refusal)
+    if seat is None or (held is None and raw != str(seat)):
+        message = _("Another phone holds that seat: choose your own seat.")
+        if _wants_json(request):
+            return _refusal("taken", message, 409)
+        context = _sheet_context(request, access, message=message)
+        context["refusal"] = message
+        return render(request, TEMPLATE, context, status=409)
+    if held is not None and raw != str(held) and _wants_json(request):
+        return _refusal(
+            "claimed", _("This phone already holds a seat in this game: it keeps it."), 409
+        )
+    if _wants_json(request):
+        return JsonResponse({"status": "claimed", "seat": seat})
+    return redirect_303("game_sheet", game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def game_abandon_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A scorer or director stops a game that will not be finished, with a reason (a page with
+    the reason field, then 303 to the sheet)."""
+    access = game_for_member(request, game_id)
+    game = access.game
+    error = ""
+    if request.method == "POST":
+        user = request.user if request.user.is_authenticated else None
+        try:
+            game_abandon(game=game, by=user, reason=request.POST.get("reason", ""))
+        except HandRefused as refusal:
+            if refusal.http_status == 403:
+                raise PermissionDenied from None
+            error = str(refusal)
+        else:
+            return redirect_303("game_sheet", game_id=game.pk)
+    elif not _may_stop(request, access):
+        raise PermissionDenied
+    context = {"game": game, "error": error, "can_delete": game.hand_count == 0}
+    return render(request, "scorecards/game_abandon.html", context, status=422 if error else 200)
+
+
+@require_POST
+def game_delete_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Delete a game that has no hand (started by mistake); 303 to the club's page."""
+    access = game_for_member(request, game_id)
+    game = access.game
+    user = request.user if request.user.is_authenticated else None
+    club = game.club
+    try:
+        game_delete(game=game, by=user)
+    except HandRefused as refusal:
+        if refusal.http_status == 403:
+            raise PermissionDenied from None
+        context = {"game": game, "error": str(refusal), "can_delete": False}
+        return render(request, "scorecards/game_abandon.html", context, status=409)
+    response = redirect(reverse("club_detail", args=[club.slug]) if club else reverse("home"))
+    response.status_code = 303
+    return response
+
+
+def _may_stop(request: HttpRequest, access: GameAccess) -> bool:
+    from leagues.roles import HAND_CORRECT_ANY
+
+    if access.game.club_id is None:
+        return access.is_starter
+    return access.membership is not None and access.can(HAND_CORRECT_ANY)
 
 
 @require_http_methods(["GET", "POST"])
@@ -471,7 +689,12 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
                     hand=form.hand,
                     by=user,
                     by_name=_signature(request, game, names),
+                    reason=request.POST.get("reason", ""),
                 )
+            except HandRefused as refusal:
+                if refusal.http_status == 403:
+                    raise PermissionDenied from None
+                form.add_error("reason", str(refusal))
             except HandError as error:
                 if error.number != number:
                     form.add_error(
@@ -498,6 +721,12 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
     ]
     entry = _entry(game, rules, score, names, values=values, errors=errors, number=number)
     context = {
+        "claims": [
+            (claim, names[claim.seat] if claim.seat < len(names) else "?")
+            for claim in game.seat_claims.order_by("at", "pk")
+        ],
+        # Exactly when the service asks for one (a game over, a closed round or night).
+        "needs_reason": bool(_closed_message(game, table_place(game))),
         "access": access,
         "game": game,
         "hand": hand,

@@ -25,7 +25,7 @@ from tests.workers import celery_worker, snapshot_values, wait_for
 @pytest.mark.redis
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_real_worker_writes_the_same_snapshot_as_eager_mode(club, players, tmp_path):
+def test_a_real_worker_writes_the_same_snapshot_as_eager_mode(club, players, alice, tmp_path):
     season = Season.objects.create(club=club, name="2026", starts_on=datetime.date(2026, 9, 1))
     # Eager (this process): every committed game end already rebuilt the snapshots.
     _first, second = two_games(club, season, {p.name: p for p in players})
@@ -40,7 +40,7 @@ def test_a_real_worker_writes_the_same_snapshot_as_eager_mode(club, players, tmp
         ["celery", "-A", "kaiser_league", "worker", "--pool", "solo"], tmp_path
     ) as worker:
         # A correction of a finished game (to the same hand) queues both rebuilds on commit.
-        hand_correct(game=second, number=1, hand=GAME_2[0])
+        hand_correct(game=second, number=1, hand=GAME_2[0], by=alice, reason="recount")
         wait_for(
             lambda: StandingsSnapshot.objects.exists() and RatingSnapshot.objects.exists(),
             "the worker's snapshot",

@@ -11,6 +11,7 @@ from scorecards.models import Game, GameStatus, Hand, HandVersion, Seat
 from scorecards.rules import HandError, HandInput, RecordError, rules_build
 from scorecards.selectors import game_record
 from scorecards.services import (
+    GameClosed,
     HandConflict,
     game_import,
     game_rescore,
@@ -170,8 +171,11 @@ def test_nothing_is_accepted_after_the_game_ends(game) -> None:
         game.refresh_from_db()
     assert game.winner == 0 and game.finish_reason == "target"
     assert game.finished_at is not None
-    with pytest.raises(HandError, match="over"):
+    with pytest.raises(GameClosed, match=r"This game is over: ask a scorer to correct it\."):
         hand_record(game=game, hand=trump(1, 7, 7))
+    with pytest.raises(GameClosed):
+        hand_undo(game=game)  # no back door around the correction power
+    assert game.hands.count() == Game.objects.get(pk=game.pk).hand_count
 
 
 def test_rescore_rebuilds_the_cached_totals(game) -> None:

@@ -25,7 +25,7 @@ from leagues.models import (
 )
 from scorecards.models import Game
 from scorecards.rules import HandInput, rules_build
-from scorecards.services import hand_correct, hand_record, hand_undo
+from scorecards.services import GameClosed, hand_correct, hand_record, hand_undo
 from tests.leagues_helpers import GAME_1, play, trump, two_games
 
 FIGURES = PlayerStanding.FIGURES
@@ -163,17 +163,23 @@ def test_rebuilding_twice_changes_nothing(club, season, by_name):
     assert StandingsSnapshot.objects.get(season=season).computed_at >= first_time
 
 
-def test_a_rebuild_follows_a_correction_and_an_undo(club, season, by_name):
+def test_a_rebuild_follows_a_correction_and_a_finished_game_cannot_be_undone(
+    club, season, by_name, alice
+):
     _first, second = two_games(club, season, by_name)
     services.standings_rebuild(season_id=season.pk)
     # Correct game 2, hand 5: Cat's 12 no now takes 4-4 with the five of hearts against her
     # side: side 0 has 1 point, set -24 all the same; side 1 takes 4 + 5 = 9 -> 14 - 1 + 9 = 22.
-    hand_correct(game=second, number=5, hand=trump(2, 12, (4, 4), 1, 0, "no"))
+    hand_correct(
+        game=second, number=5, hand=trump(2, 12, (4, 4), 1, 0, "no"), by=alice, reason="recount"
+    )
     services.standings_rebuild(season_id=season.pk)
     assert player_rows(season)["Dan"][3] == 2 + 22
-    hand_undo(game=second)  # game 2 is no longer finished
+    # Game 2 is over: undo is no back door around the correction power.
+    with pytest.raises(GameClosed):
+        hand_undo(game=second)
     services.standings_rebuild(season_id=season.pk)
-    assert player_rows(season)["Dan"][:4] == (1, 0, 0.0, 2)
+    assert player_rows(season)["Dan"][3] == 2 + 22
 
 
 def test_a_season_that_is_gone_or_a_stale_rebuild_writes_nothing(club, season, by_name):
@@ -242,7 +248,7 @@ def test_individual_games_are_rated_each_for_themself(club, season, by_name):
 
 
 def test_finishing_a_game_queues_both_rebuilds_after_commit(
-    club, season, by_name, django_capture_on_commit_callbacks
+    club, season, by_name, alice, django_capture_on_commit_callbacks
 ):
     ann, bob, cat, dan = (by_name[n] for n in ("Ann", "Bob", "Cat", "Dan"))
     game = play(club, season, [ann, cat, bob, dan], GAME_1[:-1])
@@ -254,7 +260,7 @@ def test_finishing_a_game_queues_both_rebuilds_after_commit(
     assert RatingSnapshot.objects.get(club=club).games == 1
     # Correcting a hand of the finished game queues again; an unfinished game does not.
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        hand_correct(game=game, number=1, hand=GAME_1[0])
+        hand_correct(game=game, number=1, hand=GAME_1[0], by=alice, reason="recount")
     assert len(callbacks) == 1
     other = play(club, season, [ann, cat, bob, dan], [])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:

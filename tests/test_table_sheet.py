@@ -15,7 +15,13 @@ from django.urls import reverse
 from scorecards.models import Hand, HandAction, HandVersion
 from scorecards.rules import HandInput
 from scorecards.selectors import game_fully_confirmed
-from scorecards.services import game_start, game_token_issue, hand_confirm, hand_record
+from scorecards.services import (
+    game_start,
+    game_token_issue,
+    hand_confirm,
+    hand_record,
+    seat_claim,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -101,9 +107,11 @@ def test_every_game_view_hides_the_game_from_outsiders(request, game, who, view)
     method = client.get if view in ("game_poll", "game_print", "hand_detail") else client.post
     response = method(url, {"seat": "1"} if view == "hand_confirm" else hand_data())
     if ALLOWED[who]:
-        assert response.status_code in (200, 204, 303)
+        # Nobody here claimed a seat: a confirmation needs a seat of the other side (403).
+        assert response.status_code in ((403,) if view == "hand_confirm" else (200, 204, 303))
     else:
         assert response.status_code == 404
+    if view == "hand_confirm" or not ALLOWED[who]:
         assert Hand.objects.get(game=game).confirmed_at is None
         assert Hand.objects.filter(game=game).count() == 1
 
@@ -331,7 +339,7 @@ def test_correction_that_breaks_a_later_hand_is_refused(as_alice, game) -> None:
     assert game.is_finished and game.finish_reason == "minus"
     # Hand 1 as "12 no" doubles that set: the game would end in hand 4, so hand 5 cannot be.
     url = reverse("hand_detail", args=[game.pk, 1])
-    response = as_alice.post(url, hand_data(**set_12, kind="no"))
+    response = as_alice.post(url, {**hand_data(**set_12, kind="no"), "reason": "misread"})
     assert response.status_code == 422
     assert "hand 5" in response.content.decode()
     assert "the game is already over" in response.content.decode()
@@ -349,12 +357,25 @@ def test_confirm_by_the_other_side(as_table, game, club) -> None:
         game=game, hand=HandInput(bidder=0, bid=8, tricks=(6, 2), five_hearts=0, three_spades=1)
     )
     page = as_table.get(reverse("game_sheet", args=[game.pk])).content.decode()
-    assert "✓ Cat" in page and "✓ Bob" not in page and "not confirmed" in page
+    assert 'id="seat-claim"' in page and "not confirmed" in page
     url = reverse("hand_confirm", args=[game.pk, 1])
-    same_side = as_table.post(url, {"seat": "2"})
-    assert same_side.status_code == 422
+    # Naming a seat in the request proves nothing: a phone with no seat cannot confirm.
+    assert as_table.post(url, {"seat": "1"}).status_code == 403
+    # A phone of the bidder's side claims its seat, and still cannot confirm.
+    own_side = Client()
+    own_side.get(reverse("game_table_join", args=[game.table_token]))
+    claim = reverse("game_seat_claim", args=[game.pk])
+    assert own_side.post(claim, {"seat": "2"}).status_code == 303
+    refused = own_side.post(url, {"seat": "1"}, headers=JSON)
+    assert refused.status_code == 403 and refused.json()["status"] == "forbidden"
+    assert "other side" in refused.json()["message"]
     assert not game_fully_confirmed(game)
-    assert as_table.post(url, {"seat": "1"}).status_code == 303
+    # Cat's phone claims seat 1 (once: it cannot take seat 2 later), then confirms.
+    assert as_table.post(claim, {"seat": "1"}).status_code == 303
+    page = as_table.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert "✓ Cat" in page and "✓ Dan" not in page and 'id="seat-claim"' not in page
+    assert as_table.post(claim, {"seat": "2"}, headers=JSON).status_code == 409
+    assert as_table.post(url).status_code == 303
     hand = Hand.objects.get(game=game)
     assert hand.confirmed_by_name == "Cat" and hand.confirmed_at is not None
     assert HandVersion.objects.filter(action=HandAction.CONFIRM, by_name="Cat").count() == 1
@@ -362,9 +383,11 @@ def test_confirm_by_the_other_side(as_table, game, club) -> None:
 
 
 def test_hand_confirm_service_is_idempotent(game) -> None:
-    hand_record(game=game, hand=HandInput(thrown_in=True))
-    first = hand_confirm(game=game, number=1, by_name="Cat")
-    again = hand_confirm(game=game, number=1, by_name="Dan")
+    hand_record(game=game, hand=HandInput(thrown_in=True), entered_seat=0)
+    seat_claim(game=game, seat=1, phone="cat")
+    seat_claim(game=game, seat=3, phone="dan")
+    first = hand_confirm(game=game, number=1, phone="cat")
+    again = hand_confirm(game=game, number=1, phone="dan")
     assert again.confirmed_by_name == "Cat" and first.confirmed_at == again.confirmed_at
     assert HandVersion.objects.filter(action=HandAction.CONFIRM).count() == 1
 
@@ -436,7 +459,9 @@ def test_whole_game_to_the_end(as_bob, game) -> None:
     assert game.is_finished and game.winner == 0
     page = as_bob.get(reverse("game_sheet", args=[game.pk])).content.decode()
     assert "Game over" in page and 'id="hand-form"' not in page
-    assert submit(as_bob, game, headers=JSON).status_code == 422
+    refused = submit(as_bob, game, headers=JSON)
+    assert refused.status_code == 409 and refused.json()["status"] == "closed"
+    assert "ask a scorer to correct it" in refused.json()["message"]
 
 
 def test_french_sheet(as_bob, game) -> None:
@@ -555,7 +580,7 @@ def test_joffre_insult_and_an_auction(club, players, alice, as_alice) -> None:
     ("view", "method", "most"),
     [
         ("game_print", "get", 5),
-        ("hand_detail", "get", 6),
+        ("hand_detail", "get", 7),  # the phones that claimed a seat, shown in the history
         ("hand_preview", "post", 5),
         ("game_poll", "get", 5),
     ],

@@ -14,7 +14,7 @@ from leagues.derived import counted_games_qs
 from leagues.models import PlayerStanding, Season
 from leagues.tournaments import entry_register, round_draw, tournament_create
 from scorecards.selectors import game_counts_for_standings
-from scorecards.services import hand_confirm
+from scorecards.services import hand_confirm, seat_claim
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +27,7 @@ def finished_table(club):
         name="Friday",
         date=datetime.date(2026, 11, 20),
         hands_need_confirmation=True,
+        round_end="target",  # the table plays its game to the end
         season=season,
     )
     for i in range(4):
@@ -48,8 +49,12 @@ def test_unconfirmed_tournament_game_does_not_count_until_confirmed(
     assert not PlayerStanding.objects.filter(season=season).exists()
 
     with django_capture_on_commit_callbacks(execute=True):
+        # A phone of each side claimed its seat; the side that did not bid confirms.
+        seat_claim(game=game, seat=0, phone="north")
+        seat_claim(game=game, seat=1, phone="east")
         for hand in game.hands.all():
-            hand_confirm(game=game, number=hand.number, by_name="P1")
+            phone = "north" if hand.bidder is not None and hand.bidder % 2 else "east"
+            hand_confirm(game=game, number=hand.number, phone=phone)
     game.refresh_from_db()
     assert game_counts_for_standings(game)
     assert list(counted_games_qs(club, season)) == [game]

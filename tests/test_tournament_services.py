@@ -23,7 +23,7 @@ from leagues.tournaments import (
 )
 from scorecards.models import Game
 from scorecards.rules import HandInput
-from scorecards.services import hand_record
+from scorecards.services import RoundOver, hand_record
 
 NAMES = [f"P{i:02d}" for i in range(1, 61)]
 
@@ -56,7 +56,10 @@ def _play_round(tournament, made, rng, hands=None):
             game.refresh_from_db()
             if game.is_finished:
                 break
-            hand_record(game=game, hand=plausible_hand(rng, game.rules_value))
+            try:
+                hand_record(game=game, hand=plausible_hand(rng, game.rules_value))
+            except RoundOver:
+                break  # the table played its round (a tie-break included)
 
 
 def test_rotating_night_seats_everyone_and_sits_out_the_rest(club):
@@ -109,8 +112,10 @@ def test_round_of_fixed_hands_counts_ten_hands_and_one_more_on_a_tie(club):
     results = {r.table.pk: r for r in round_results(t, tournament_rounds(t)[0])}
     assert results[tied.pk].done and results[tied.pk].winner == 0
     assert results[clear.pk].counted == 2
-    # A hand entered after the round's end does not count.
-    hand_record(game=clear.game, hand=plausible_hand(random.Random(3), clear.game.rules_value))
+    # A hand after the round's end is refused, never silently not counted.
+    with pytest.raises(RoundOver):
+        hand_record(game=clear.game, hand=plausible_hand(random.Random(3), clear.game.rules_value))
+    assert clear.game.hands.count() == 2
     again = {r.table.pk: r for r in round_results(t, tournament_rounds(t)[0])}
     assert again[clear.pk].scores == results[clear.pk].scores
 

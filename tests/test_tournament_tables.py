@@ -19,7 +19,7 @@ from leagues.tournaments import entry_register, round_draw, tournament_create
 from scorecards.models import Hand, HandVersion
 from scorecards.rules import HandInput
 from scorecards.selectors import game_needs_confirmation, seat_names
-from scorecards.services import game_start, hand_confirm, hand_record
+from scorecards.services import game_start, hand_confirm, hand_record, seat_claim
 
 pytestmark = pytest.mark.django_db
 
@@ -159,14 +159,20 @@ def test_confirmation_night_puts_confirm_buttons_on_the_sheet(as_alice, club) ->
     assert 'class="state-waiting"' in console and "1 hand waits for confirmation" in console
     # The bidder's own side may not confirm; a player of the other side does.
     confirm = reverse("hand_confirm", args=[game.pk, 1])
-    assert other_phone.post(confirm, {"seat": "2"}).status_code == 422
-    assert other_phone.post(confirm, {"seat": "1"}).status_code == 303
+    claim = reverse("game_seat_claim", args=[game.pk])
+    partner_phone = _phone(game)
+    assert partner_phone.post(claim, {"seat": "2"}).status_code == 303
+    assert partner_phone.post(confirm, {"seat": "1"}).status_code == 403
+    assert bidder_phone.post(confirm, {"seat": "1"}).status_code == 403
+    assert other_phone.post(claim, {"seat": "1"}).status_code == 303
+    assert other_phone.post(confirm).status_code == 303
     assert Hand.objects.get(game=game).confirmed_by_name == seat_names(game)[1]
     console = _console(as_alice, night)
     assert 'class="state-waiting"' not in console and 'class="state-done"' in console
 
 
-@pytest.mark.parametrize(("who", "status"), list(zip(WHO, [303, 303, 404, 404], strict=True)))
+# Members who are not seated at the table cannot confirm (403); outsiders do not see it (404).
+@pytest.mark.parametrize(("who", "status"), list(zip(WHO, [403, 403, 404, 404], strict=True)))
 def test_confirm_on_a_tournament_sheet_access(request, club, who, status) -> None:
     _, made = _night(club, confirm=True, hands=1)
     game = made.tables[0].game
@@ -212,7 +218,8 @@ def test_tournament_sheet_costs_what_a_club_sheet_costs(
     game = made.tables[0].game
     for _ in range(2):
         hand_record(game=game, hand=HAND)
-    hand_confirm(game=game, number=1, by_name="P1")
+    seat_claim(game=game, seat=1, phone="p1")
+    hand_confirm(game=game, number=1, phone="p1")
     with django_assert_max_num_queries(len(plain.captured_queries)):
         assert as_bob.get(reverse("game_sheet", args=[game.pk])).status_code == 200
 

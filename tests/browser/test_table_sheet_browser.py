@@ -46,9 +46,10 @@ def tap_hand(page, *, bidder: str, bid: int, tricks: int, hearts: int, spades: i
 def save_and_wait(page, number: int) -> None:
     page.click("button.save")
     page.wait_for_selector(f"#hand-{number}")
-    # The fresh form for the next hand (or the game-over banner) has arrived.
+    # The fresh form for the next hand (or the game-over banner, or round over) has arrived.
     page.wait_for_selector(
-        f"#hand-form input[name=number][value='{number + 1}'], #game-over", state="attached"
+        f"#hand-form input[name=number][value='{number + 1}'], #game-over, #round-over",
+        state="attached",
     )
 
 
@@ -135,6 +136,9 @@ def test_confirm_from_a_second_phone(browser, page, live_server, club, players, 
     save_and_wait(page, 1)
     # The other phone sees the hand within a few seconds (polling), unconfirmed.
     other.wait_for_selector("#hand-1.unconfirmed", timeout=8000)
+    # It says who holds it (kept on the server): only then may it confirm, for that seat.
+    other.select_option("#seat-claim select[name=seat]", "1")
+    other.click("#seat-claim button")
     other.click("#hand-1 form.confirm button:has-text('Cat')")
     other.wait_for_selector("#hand-1:not(.unconfirmed)")
     screenshot(other, "confirmed-on-second-phone")

@@ -37,12 +37,17 @@ def phone_at_table(browser, link: str):
     phone = context.new_page()
     phone.set_default_timeout(10_000)
     phone.goto(link)
-    phone.wait_for_selector("#hand-form")
+    phone.wait_for_selector("#sheet")
     return phone
 
 
 def seat_name(phone, seat: int) -> str:
     return phone.locator("#f-bidder label").nth(seat).inner_text().strip()
+
+
+def seat_name_of(phone, seat: int) -> str:
+    """A seat's name from the seat-claim list (a sheet whose entry form is closed)."""
+    return phone.locator("#seat-claim select[name=seat] option").nth(seat).inner_text().strip()
 
 
 def console_row(console, table: int):
@@ -227,8 +232,16 @@ def test_hands_confirmed_by_the_other_side(browser, live_server, page, club, ali
 
         # A player of the other side confirms on another phone at the table.
         other_phone = phone_at_table(browser, link)
-        other = seat_name(other_phone, 1)
-        assert other_phone.locator("#hand-1 form.confirm button").count() == 2  # seats 1 and 3
+        # The round is over at this table: no more hands, the sheet says so.
+        assert "round over" in other_phone.inner_text("#round-place")
+        assert other_phone.locator("#hand-form").count() == 0
+        # Nothing to tap until the phone says which seat holds it (kept on the server).
+        assert other_phone.locator("#hand-1 form.confirm button").count() == 0
+        other = seat_name_of(other_phone, 1)
+        other_phone.select_option("#seat-claim select[name=seat]", "1")
+        other_phone.click("#seat-claim button")
+        other_phone.wait_for_selector("#hand-1 form.confirm button")
+        assert other_phone.locator("#hand-1 form.confirm button").count() == 1
         other_phone.click(f"#hand-1 form.confirm button:has-text('{other}')")
         other_phone.wait_for_selector("#hand-1:not(.unconfirmed)")
         if table == 1:
@@ -248,3 +261,40 @@ def test_hands_confirmed_by_the_other_side(browser, live_server, page, club, ali
     screenshot(console, "tournament-console-confirmed")
     console.click("#finish")
     console.wait_for_selector("text=Final standings.")
+
+
+def test_a_table_plays_its_round_to_the_end_on_the_table_link(browser, live_server, club) -> None:
+    """A phone with the table link sees where its table is in the round ("Round 1 · hand 2 of
+    2"), and after the last hand "round over": the entry form is gone, nothing more is taken."""
+    night = tournament_create(
+        club=club,
+        name="Short night",
+        date=datetime.date(2026, 11, 28),
+        rounds=2,
+        hands_per_round=2,
+        extra_hand_on_tie=True,
+    )
+    for name in PLAYERS[:4]:
+        entry_register(tournament=night, player=name, checked_in=True)
+    from leagues.tournaments import round_draw
+
+    game = round_draw(tournament=night).tables[0].game
+    phone = phone_at_table(browser, f"{live_server.url}/t/{game.table_token}/")
+    assert phone.inner_text("#round-place") == "Round 1 · hand 1 of 2"
+    tap_hand(phone, bidder=seat_name(phone, 0), bid=7, tricks=7, hearts=0, spades=0)
+    save_and_wait(phone, 1)
+    phone.wait_for_selector("#round-place:has-text('hand 2 of 2')")
+    tap_hand(phone, bidder=seat_name(phone, 1), bid=7, tricks=7, hearts=1, spades=1)
+    save_and_wait(phone, 2)
+    # Level after two hands: the night plays one more to decide.
+    phone.wait_for_selector("#round-place:has-text('tie-break hand')")
+    tap_hand(phone, bidder=seat_name(phone, 0), bid=8, tricks=8, hearts=0, spades=0)
+    save_and_wait(phone, 3)
+    phone.wait_for_selector("#round-over")
+    assert "Round 1 · round over" in phone.inner_text("#round-place")
+    assert phone.locator("#hand-form").count() == 0
+    box = phone.locator("#round-place").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"]
+    screenshot(phone, "tournament-round-over")
+    assert Hand.objects.filter(game=game).count() == 3
+    phone.context.close()
