@@ -71,16 +71,12 @@ WON, LOST, DRAWN, ABANDONED, PLAYING = "won", "lost", "drawn", "abandoned", "pla
 
 
 def game_outcome(game, side: int) -> str:
-    """WON / LOST / DRAWN / ABANDONED / PLAYING for `side` of `game`. The one place that reads a
-    game's lifecycle for the player pages: a game given up (a status "abandoned", or an
-    `abandoned_at` time, whichever the game model carries) is ABANDONED and never counted as won
-    or lost."""
+    """WON / LOST / DRAWN / ABANDONED / PLAYING for `side` of `game`: the one place that reads a
+    game's lifecycle for the player pages. An abandoned game is never counted as won or lost."""
     from scorecards.models import GameStatus
 
     status = game.status
-    if status == getattr(GameStatus, "ABANDONED", "abandoned") or getattr(
-        game, "abandoned_at", None
-    ):
+    if status == GameStatus.ABANDONED:
         return ABANDONED
     if status != GameStatus.FINISHED:
         return PLAYING
