@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import translation
 
 from leagues.models import Club, Membership, Player
 from leagues.roles import Role
@@ -34,6 +36,14 @@ def _real_server_markers(request: pytest.FixtureRequest) -> None:
         pytest.fail("marked sqlite but DATABASE_URL is set")
     if request.node.get_closest_marker("redis") and not os.environ.get("CELERY_BROKER_URL"):
         pytest.fail("marked redis but CELERY_BROKER_URL is not set")
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """A French request leaves its language active in the thread (LocaleMiddleware); the next
+    test must start in the default language whatever ran before it."""
+    yield
+    translation.deactivate()
 
 
 def _user(username: str):

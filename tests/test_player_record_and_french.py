@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from leagues import selectors, services
 from leagues.models import Player, PlayerRating, Season
-from scorecards.models import Game
+from scorecards.models import Game, GameStatus
 from tests.conftest import client_for
 from tests.leagues_helpers import two_games
 
@@ -78,10 +78,8 @@ def test_player_page_queries_do_not_grow_with_games(
 
 def test_an_abandoned_game_reads_abandoned_not_lost(played) -> None:
     first, _second = played
-    first.status = "abandoned"  # the lifecycle state; read in one place (game_outcome)
+    first.status = GameStatus.ABANDONED
     assert selectors.game_outcome(first, 0) == selectors.ABANDONED
-    first.status = "finished"
-    first.abandoned_at = datetime.datetime(2026, 11, 1, tzinfo=datetime.UTC)
     assert selectors.game_outcome(first, 1) == selectors.ABANDONED
     assert selectors.game_outcome(Game(status="in_progress"), 0) == selectors.PLAYING
 
