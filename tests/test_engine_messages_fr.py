@@ -82,16 +82,21 @@ def test_rules_and_record_errors_keep_their_field_in_french() -> None:
             rules_build({"seats": 9})
         with pytest.raises(RecordError) as record:
             record_score({"seats": ["Ann"], "hands": []})
-    assert str(rules.value) == "rules : seats doit être de 2 à 6 sièges (reçu 9)"
+    assert str(rules.value) == "rules : seats doit être de 2 à 6 (reçu 9)"
     assert str(record.value) == "seats : 4 noms attendus (reçu 1)"
     assert (rules.value.field, record.value.field) == ("rules", "seats")
+
+
+# Names a French table says as they are.
+SAME_IN_FRENCH = {"Kaiser 40", "Solo", "Standard", "Pagat", "Yarotsky", "Saskatchewan"}
+SAME_IN_FRENCH |= {"Les Rois", "Hétu", "Joffre", "Lost Heir"}
 
 
 def test_the_compiled_catalogue_has_every_engine_message() -> None:
     messages = engine_messages()
     with translation.override("fr"):
         untranslated = [m for m in messages if translation.gettext(m) == m]
-    assert messages and untranslated == []
+    assert messages and sorted(untranslated) == sorted(SAME_IN_FRENCH)
 
 
 def test_kaiser_score_stays_english(tmp_path: Path) -> None:

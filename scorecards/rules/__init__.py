@@ -30,13 +30,24 @@ Readings of the rulebook where it leaves room (each has a test in tests/rules/):
   type is reported only after the hands before it are scored, so the first bad hand is named.
 """
 
+from scorecards.rules.catalogue import (
+    Preset,
+    Setting,
+    card_names,
+    presets_catalogue,
+    rules_changes,
+    rules_describe,
+    settings_catalogue,
+)
 from scorecards.rules.errors import HandError, KaiserError, RecordError, RulesError
 from scorecards.rules.presets import (
     BID_KINDS,
+    BOUNDS,
     PRESET_CHANGES,
     PRESETS,
     SETTINGS,
     Rules,
+    max_bid_limit,
     rules_build,
 )
 from scorecards.rules.record import GameRecord, record_parse, record_score
@@ -52,6 +63,7 @@ from scorecards.rules.scoring import (
 
 __all__ = [
     "BID_KINDS",
+    "BOUNDS",
     "PRESETS",
     "PRESET_CHANGES",
     "SETTINGS",
@@ -61,14 +73,22 @@ __all__ = [
     "HandInput",
     "HandScore",
     "KaiserError",
+    "Preset",
     "RecordError",
     "Rules",
     "RulesError",
+    "Setting",
     "call_parse",
     "call_text",
+    "card_names",
     "game_play",
     "game_score",
+    "max_bid_limit",
+    "presets_catalogue",
     "record_parse",
     "record_score",
     "rules_build",
+    "rules_changes",
+    "rules_describe",
+    "settings_catalogue",
 ]

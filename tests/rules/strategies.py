@@ -21,11 +21,12 @@ from scorecards.rules import (
     call_text,
     game_play,
     game_score,
+    max_bid_limit,
     rules_build,
 )
 
 TABLES = [(2, "individual"), (3, "individual"), (4, "pairs"), (5, "individual")]
-TABLES += [(6, "pairs"), (6, "triples")]
+TABLES += [(4, "individual"), (6, "pairs"), (6, "triples")]
 TOGGLES = (
     "overtricks",
     "cover_three",
@@ -33,7 +34,6 @@ TOGGLES = (
     "dealer_may_equal",
     "dealer_may_pass",
     "low_ranks_equal",
-    "kaiser_40",
     "win_requires_bid",
     "joffre_insult",
 )
@@ -53,10 +53,12 @@ def rules_strategy(draw: st.DrawFn, presets: Sequence[str] = tuple(PRESETS)) -> 
     for name in TOGGLES:
         if maybe(draw):
             data[name] = draw(st.booleans())
+    if not base["dealer_sells"] and maybe(draw):
+        data["kaiser_40"] = draw(st.booleans())
     if base["no_trump"]:
         if maybe(draw):
             data["low_no_trump"] = draw(st.booleans())
-        if maybe(draw):
+        if not base["dealer_sells"] and maybe(draw):
             data["kaiser_bid"] = draw(st.sampled_from(("off", "solo", "team")))
     if maybe(draw):
         data["seats"], data["partnership"] = draw(st.sampled_from(TABLES))
@@ -76,6 +78,14 @@ def rules_strategy(draw: st.DrawFn, presets: Sequence[str] = tuple(PRESETS)) -> 
     ):
         if maybe(draw):
             data[name] = draw(values)
+    # Never more bid than a hand holds.
+    limit = max_bid_limit(
+        base["tricks_per_hand"] if "seats" not in data else (16 if data["seats"] == 2 else 8),
+        data.get("heart_bonus", base["heart_bonus"]),
+    )
+    if data.get("max_bid", base["max_bid"]) > limit:
+        data["max_bid"] = limit
+        data["min_bid"] = min(data.get("min_bid", base["min_bid"]), limit)
     return rules_build(data)
 
 
