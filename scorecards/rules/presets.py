@@ -1,4 +1,4 @@
-"""Rule settings and presets (rulebook: "Presets", "Settings are checked").
+"""Rule settings and presets (docs/rules.md: "Every setting", "Presets").
 
 `rules_build` turns a record's `rules` object (a preset name plus overrides) into a validated,
 frozen `Rules`. Four settings have *derived* defaults that follow the other settings unless given:

@@ -1,4 +1,4 @@
-"""`kaiser-game/1` records in, `kaiser-result/1` documents out (spec: game-record.md).
+"""`kaiser-game/1` records in, `kaiser-result/1` documents out (docs/game-record.md).
 
 The functions take an already-parsed JSON mapping; reading files is the caller's business.
 """

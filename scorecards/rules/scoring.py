@@ -1,7 +1,7 @@
 """Hands and games: each hand is validated against the rules and the game so far, then scored.
 
-Rulebook sections: "Bids" (auction, bid order), "Points taken in a hand", "Scoring a hand",
-"Targets and the end of the game" and "Special bids". Everything here is pure: data in, data out.
+docs/rules.md: "Bids" (auction, bid order), "Points in a hand", "Scoring a hand", "Winning and
+losing" and "Special bids". Everything here is pure: data in, data out.
 """
 
 from __future__ import annotations
