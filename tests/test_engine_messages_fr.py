@@ -117,3 +117,13 @@ def test_kaiser_score_stays_english(tmp_path: Path) -> None:
     assert run.returncode == 1
     assert run.stdout == ""
     assert run.stderr.strip() == "CommandError: hand 1: tricks must add up to 8 (got 9)"
+
+
+def test_players_are_named_in_french() -> None:
+    rules = rules_build({"preset": "standard"})
+    hand = HandInput(bidder=0, bid=8, tricks=(8, 0), five_hearts=1, three_spades=0)
+    with translation.override("fr"), pytest.raises(HandError) as caught:
+        game_score(rules, [hand], seat_names=["Ann", "Cat", "Bob", "Dan"])
+    assert str(caught.value) == (
+        "main 1 : le cinq de cœur est allé à Cat & Dan, qui n’a fait aucune levée"
+    )

@@ -459,6 +459,15 @@ def _kind_mismatch(kind: str, won: str) -> str:
     }
 
 
+Names = tuple[str, ...] | None  # the players' names in seat order, when the caller gives them
+
+
+def _players(rules: Rules, names: Names, side: int) -> str:
+    """The players of `side` as a message names them ("Ann & Bob")."""
+    assert names is not None
+    return " & ".join(names[seat] for seat in rules.sides[side])
+
+
 def _seat_error(number: int, field: str, value: Any, rules: Rules) -> HandError | None:
     if not _is_int(value):
         return HandError(number, field, _whole_number_error(field, value))
@@ -488,7 +497,9 @@ def _bid_range_error(rules: Rules, bid: int) -> str | None:
     }
 
 
-def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _Contract:
+def _auction(
+    rules: Rules, calls: Sequence[Any], number: int, dealer: int, names: Names = None
+) -> _Contract:
     """The contract an auction arrives at (rulebook: "Bids"): one call per seat from the
     dealer's left, each bid above the highest so far, the dealer last and allowed to equal it
     (`dealer_may_equal`), and obliged to bid when everyone else passed."""
@@ -499,6 +510,11 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
     def who(index: int, seat: int) -> str:
         """The call at fault, as the start of a message."""
         values = {"index": index, "seat": seat}
+        if names is not None:
+            values["player"] = names[seat]
+            if seat == dealer:
+                return _("auction call %(index)s (%(player)s, the dealer)") % values
+            return _("auction call %(index)s (%(player)s)") % values
         if seat == dealer:
             return _("auction call %(index)s (the dealer, seat %(seat)s)") % values
         return _("auction call %(index)s (seat %(seat)s)") % values
@@ -546,7 +562,13 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
                     "best": shown(call_text(best[2], best[3])),
                     "seat": best[1],
                 }
-                if may_equal:
+                if names is not None:
+                    values["player"] = names[best[1]]
+                    if may_equal:
+                        message = _("%(who)s: %(call)s must at least equal %(best)s (%(player)s)")
+                    else:
+                        message = _("%(who)s: %(call)s must be higher than %(best)s (%(player)s)")
+                elif may_equal:
                     message = _("%(who)s: %(call)s must at least equal %(best)s (seat %(seat)s)")
                 else:
                     message = _("%(who)s: %(call)s must be higher than %(best)s (seat %(seat)s)")
@@ -559,7 +581,9 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
     return _Contract(bidder=best[1], kind=best[2], bid=best[3])
 
 
-def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contract:
+def _contract(
+    rules: Rules, hand: HandInput, number: int, dealer: int, names: Names = None
+) -> _Contract:
     """Bidder, kind and bid, from the auction if there is one (checked against any given)."""
     if hand.bid is not None and not _is_int(hand.bid):
         raise HandError(number, "bid", _whole_number_error("bid", hand.bid))
@@ -568,14 +592,15 @@ def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contr
         if error is not None:
             raise error
     if hand.auction is not None:
-        won = _auction(rules, hand.auction, number, dealer)
+        won = _auction(rules, hand.auction, number, dealer, names)
         if hand.bidder is not None and hand.bidder != won.bidder:
-            raise HandError(
-                number,
-                "bidder",
-                _("bidder %(bidder)s does not match the auction, won by seat %(seat)s")
-                % {"bidder": shown(hand.bidder), "seat": won.bidder},
-            )
+            values = {"bidder": shown(hand.bidder), "seat": won.bidder}
+            if names is not None:
+                values["player"] = names[won.bidder]
+                message = _("bidder %(bidder)s does not match the auction, won by %(player)s")
+            else:
+                message = _("bidder %(bidder)s does not match the auction, won by seat %(seat)s")
+            raise HandError(number, "bidder", message % values)
         if hand.kind != won.kind:
             raise HandError(number, "kind", _kind_mismatch(hand.kind, call_text(won.kind, won.bid)))
         if won.kind not in ("kaiser", "kaiser40") and hand.bid is not None and hand.bid != won.bid:
@@ -643,7 +668,7 @@ def _counts(rules: Rules, number: int, field: str, values: Any) -> tuple[int, ..
 
 
 def _tricks(
-    rules: Rules, hand: HandInput, number: int, contract: _Contract
+    rules: Rules, hand: HandInput, number: int, contract: _Contract, names: Names = None
 ) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """Tricks per side, and per seat when given (needed for a solo kaiser and a kaiser 40)."""
     if hand.seat_tricks is None:
@@ -676,20 +701,29 @@ def _tricks(
     if contract.kind == "kaiser40":
         for seat in rules.partners(contract.bidder):
             if seat_tricks[seat]:
-                raise HandError(
-                    number,
-                    "seat_tricks",
-                    _(
+                values = {"seat": seat, "tricks": seat_tricks[seat]}
+                if names is not None:
+                    values["player"] = names[seat]
+                    message = _(
+                        "%(player)s sits out the kaiser 40 of their partner, so cannot take a "
+                        "trick (got %(tricks)s)"
+                    )
+                else:
+                    message = _(
                         "seat %(seat)s sits out the kaiser 40 of its partner, so it cannot take "
                         "a trick (got %(tricks)s)"
                     )
-                    % {"seat": seat, "tricks": seat_tricks[seat]},
-                )
+                raise HandError(number, "seat_tricks", message % values)
     return tricks, seat_tricks
 
 
 def _cards(
-    rules: Rules, hand: HandInput, number: int, contract: _Contract, tricks: tuple[int, ...]
+    rules: Rules,
+    hand: HandInput,
+    number: int,
+    contract: _Contract,
+    tricks: tuple[int, ...],
+    names: Names = None,
 ) -> tuple[int | None, int | None, int | None]:
     """Who took the five of hearts and the three of spades, and who was insulted (Joffre)."""
     sitting_out = contract.kind == "kaiser40" and bool(rules.partners(contract.bidder))
@@ -731,13 +765,16 @@ def _cards(
         if not 0 <= side < rules.side_count:
             raise HandError(number, field, _side_error(field, side, rules))
         if not tricks[side]:
-            raise HandError(
-                number,
-                field,
+            values = {"card": _card_name(field), "side": side}
+            if names is not None:
+                values["players"] = _players(rules, names, side)
+                # Translators: the card is "the five of hearts" or "the three of spades"; the
+                # players are names ("Ann & Bob").
+                message = _("%(card)s went to %(players)s, who took no trick")
+            else:
                 # Translators: the card is "the five of hearts" or "the three of spades".
-                _("%(card)s went to side %(side)s, which took no trick")
-                % {"card": _card_name(field), "side": side},
-            )
+                message = _("%(card)s went to side %(side)s, which took no trick")
+            raise HandError(number, field, message % values)
         taken.append(side)
     five, three = taken
     insult = hand.insult
@@ -834,6 +871,7 @@ class _Table:
     target: int
     bid_out: int | None
     dealer: int
+    names: Names = None
     finished: bool = False
     winner: int | None = None
     reason: str | None = None
@@ -901,12 +939,13 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
         if error is not None:
             raise error
         if hand.dealer != dealer:
-            raise HandError(
-                number,
-                "dealer",
-                _("dealer should be seat %(dealer)s (got %(value)s)")
-                % {"dealer": dealer, "value": hand.dealer},
-            )
+            values = {"dealer": dealer, "value": hand.dealer}
+            if table.names is not None:
+                values["player"] = table.names[dealer]
+                message = _("dealer should be %(player)s, seat %(dealer)s (got %(value)s)")
+            else:
+                message = _("dealer should be seat %(dealer)s (got %(value)s)")
+            raise HandError(number, "dealer", message % values)
     if not isinstance(hand.thrown_in, bool):
         raise HandError(number, "thrown_in", _thrown_in_error(hand.thrown_in))
     for name in HAND_HABITS:
@@ -929,9 +968,10 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
             bid_out=bid_out,
         )
 
-    contract = _contract(rules, hand, number, dealer)
-    tricks, seat_tricks = _tricks(rules, hand, number, contract)
-    five, three, insult = _cards(rules, hand, number, contract, tricks)
+    names = table.names
+    contract = _contract(rules, hand, number, dealer, names)
+    tricks, seat_tricks = _tricks(rules, hand, number, contract, names)
+    five, three, insult = _cards(rules, hand, number, contract, tricks, names)
     points = _points(rules, tricks, five, three)
     bidding = rules.side_of(contract.bidder)
     made, bidder_delta = _contract_result(
@@ -1020,13 +1060,34 @@ def _game(rules: Rules, table: _Table, hands: tuple[HandScore, ...]) -> GameScor
     )
 
 
-def game_score(rules: Rules, hands: Sequence[HandInput], first_dealer: int = 0) -> GameScore:
+def _names(rules: Rules, seat_names: Sequence[str] | None) -> Names:
+    if seat_names is None:
+        return None
+    names = tuple(str(name) for name in seat_names)
+    if len(names) != rules.seats:
+        raise RecordError(
+            "seats",
+            _("expected %(seats)s names (got %(count)s)")
+            % {"seats": rules.seats, "count": len(names)},
+        )
+    return names
+
+
+def game_score(
+    rules: Rules,
+    hands: Sequence[HandInput],
+    first_dealer: int = 0,
+    *,
+    seat_names: Sequence[str] | None = None,
+) -> GameScore:
     """Score `hands` in order, the first dealt by `first_dealer`.
 
     Each hand is validated against the rules and the game so far (dealer rotation, auction,
     tricks adding up, special cards only to a side that took a trick, seat tricks where a kaiser
     needs them, nothing after the game is over, ...); the first bad hand raises HandError.
     Pure and deterministic: scoring a prefix of the hands gives the prefix of the result.
+    With `seat_names` (one per seat), messages name players ("Ann & Bob") instead of side and
+    seat numbers.
     """
     first_dealer_check(rules, first_dealer)
     table = _Table(
@@ -1034,20 +1095,25 @@ def game_score(rules: Rules, hands: Sequence[HandInput], first_dealer: int = 0) 
         target=rules.target,
         bid_out=rules.bid_out,
         dealer=first_dealer,
+        names=_names(rules, seat_names),
     )
     scored = tuple(_play(rules, table, hand, number) for number, hand in enumerate(hands, 1))
     return _game(rules, table, scored)
 
 
-def game_play(game: GameScore, hand: HandInput) -> GameScore:
+def game_play(
+    game: GameScore, hand: HandInput, *, seat_names: Sequence[str] | None = None
+) -> GameScore:
     """`game` with one more hand scored: the same as re-scoring all its hands plus `hand`,
-    without doing so. Raises HandError for a hand the game cannot take."""
+    without doing so. Raises HandError for a hand the game cannot take, naming players when
+    `seat_names` are given (as `game_score`)."""
     rules = game.rules
     table = _Table(
         scores=list(game.scores),
         target=game.target,
         bid_out=game.bid_out,
         dealer=game.next_dealer if game.next_dealer is not None else 0,
+        names=_names(rules, seat_names),
         finished=game.finished,
         winner=game.winner,
         reason=game.reason,
