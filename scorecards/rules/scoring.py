@@ -169,9 +169,10 @@ class HandInput:
                 % {"value": shown(raw)},
             )
 
-        for name in _NOT_NULL:
-            if name in raw and raw[name] is None:
-                raise HandError(number, name, _null_error(name))
+        if None in raw.values():  # rare: look for the field only then
+            for name in _NOT_NULL:
+                if name in raw and raw[name] is None:
+                    raise HandError(number, name, _null_error(name))
 
         def whole(name: str) -> int | None:
             value = raw.get(name)
@@ -242,7 +243,11 @@ class HandInput:
             insult=whole("insult"),
             auction=auction,
             dealer=whole("dealer"),
-            **{name: raw[name] for name in HAND_HABITS if name in raw},
+            **(
+                {}
+                if _HABIT_KEYS.isdisjoint(raw)
+                else {name: raw[name] for name in HAND_HABITS if name in raw}
+            ),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -433,6 +438,9 @@ _NOT_NULL = (
     "insult",
     *HAND_HABITS,
 )
+
+
+_HABIT_KEYS = frozenset(HAND_HABITS)
 
 
 def _null_error(field: str) -> str:
@@ -948,12 +956,13 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
             raise HandError(number, "dealer", message % values)
     if not isinstance(hand.thrown_in, bool):
         raise HandError(number, "thrown_in", _thrown_in_error(hand.thrown_in))
-    for name in HAND_HABITS:
-        value = getattr(hand, name)
-        if value is not None:
-            problem = hand_habit_error(name, value, hand.thrown_in)
-            if problem is not None:
-                raise HandError(number, name, problem)
+    if hand.misdeal or hand.passing or hand.kitty or hand.announced:
+        for name in HAND_HABITS:
+            value = getattr(hand, name)
+            if value is not None:
+                problem = hand_habit_error(name, value, hand.thrown_in)
+                if problem is not None:
+                    raise HandError(number, name, problem)
     before = tuple(table.scores)
     bid_out = table.bid_out  # the one in force when the hand began, whatever this hand does
     if hand.thrown_in:
