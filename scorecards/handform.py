@@ -21,8 +21,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scorecards.rules import BID_KINDS, NOBODY, HandInput, KaiserError, Rules
-from scorecards.rules.scoring import Card
+from scorecards.rules import BID_KINDS, NOBODY, Card, HandInput, KaiserError, Rules
 
 NOBODY_VALUE = "nobody"  # the form value of a special card no side took
 MAX_DIGITS = 4  # no field of a hand needs more; longer input is refused before int()

@@ -50,6 +50,7 @@ from scorecards.rules.presets import (
 from scorecards.rules.record import GameRecord, record_parse, record_score
 from scorecards.rules.scoring import (
     NOBODY,
+    Card,
     GameScore,
     HandInput,
     HandScore,
@@ -70,6 +71,7 @@ __all__ = [
     "PRESETS",
     "PRESET_CHANGES",
     "SETTINGS",
+    "Card",
     "GameRecord",
     "GameScore",
     "HandError",
