@@ -7,6 +7,9 @@ points. Field names are the contract of `POST /games/<id>/hands/`:
 
     idempotency_key, number, thrown_in, bidder, bid, kind, tricks_<side>, tricks_bidder,
     seat_tricks_<seat>, five_hearts, three_spades, insult, auction (repeated or comma-separated)
+
+A special card's value is a side number, or "nobody" (a kaiser 40 partner's unplayed card, or
+one cancelled by a blank card); left empty, the engine asks for it.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scorecards.rules import BID_KINDS, HandInput, KaiserError, Rules
+from scorecards.rules import BID_KINDS, NOBODY, Card, HandInput, KaiserError, Rules
 
+NOBODY_VALUE = "nobody"  # the form value of a special card no side took
 MAX_DIGITS = 4  # no field of a hand needs more; longer input is refused before int()
 TRUE_VALUES = {"1", "on", "true", "yes"}
 
@@ -98,6 +102,15 @@ def _whole(form: HandForm, data: Mapping[str, Any], name: str, *, error: str = "
     return int(raw)
 
 
+def _card(form: HandForm, data: Mapping[str, Any], name: str) -> Card:
+    """A special card's side; "nobody" when no side took it (left in a kaiser 40 partner's hand,
+    or cancelled by a blank card); None when not tapped, which the engine asks for."""
+    if _text(data, name).lower() == NOBODY_VALUE:
+        form.filled.add(name)
+        return NOBODY
+    return _whole(form, data, name)
+
+
 def hand_form_parse(
     data: Mapping[str, Any], rules: Rules, *, key_required: bool = True
 ) -> HandForm:
@@ -155,8 +168,8 @@ def hand_form_parse(
         _whole(form, data, f"seat_tricks_{seat}", error="seat_tricks")
         for seat in range(rules.seats)
     ]
-    five = _whole(form, data, "five_hearts")
-    three = _whole(form, data, "three_spades")
+    five = _card(form, data, "five_hearts")
+    three = _card(form, data, "three_spades")
     insult = _whole(form, data, "insult")
 
     raw_calls = data.getlist("auction") if hasattr(data, "getlist") else [data.get("auction")]
@@ -203,6 +216,13 @@ def hand_form_parse(
     return form
 
 
+def _stored_card(record: Mapping[str, Any], name: str) -> Card:
+    """A stored special card as the form holds it: null in a record is NOBODY."""
+    if name in record and record[name] is None:
+        return NOBODY
+    return record.get(name)
+
+
 def hand_form_initial(record: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     """Form values for a stored hand record (to correct it): the same keys as `form.values`."""
     tricks = list(record.get("tricks") or [None] * rules.side_count)
@@ -218,8 +238,8 @@ def hand_form_initial(record: Mapping[str, Any], rules: Rules) -> dict[str, Any]
         "tricks": tricks,
         "bidding_tricks": bidding_tricks,
         "seat_tricks": list(record.get("seat_tricks") or [None] * rules.seats),
-        "five_hearts": record.get("five_hearts"),
-        "three_spades": record.get("three_spades"),
+        "five_hearts": _stored_card(record, "five_hearts"),
+        "three_spades": _stored_card(record, "three_spades"),
         "insult": record.get("insult"),
         "auction": list(record.get("auction") or []),
     }

@@ -44,6 +44,12 @@ def rules_compact(rules: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def hand_record_export(hand: Hand) -> dict[str, Any]:
+    """A stored hand as kaiser-game/1 writes it today: read by the engine (older hands left a
+    kaiser 40's unplayed card out) and written back, so such a card is `null`, never absent."""
+    return HandInput.from_dict(hand.record, hand.number, legacy=True).to_dict()
+
+
 def game_record(game: Game) -> dict[str, Any]:
     """The game as a kaiser-game/1 record (what export writes and import reads back)."""
     return {
@@ -51,7 +57,7 @@ def game_record(game: Game) -> dict[str, Any]:
         "rules": rules_compact(game.rules),
         "seats": seat_names(game),
         "first_dealer": game.first_dealer,
-        "hands": [hand.record for hand in game_hands(game)],
+        "hands": [hand_record_export(hand) for hand in game_hands(game)],
     }
 
 

@@ -32,6 +32,21 @@ class KaiserError(ValueError):
         return {"args": self.args}
 
 
+_SHOWN_LENGTH = 60
+
+
+def shown(value: Any) -> str:
+    """`value` as a message quotes it: its repr, cut short, and never the digits of a huge number
+    (Python refuses to print more than 4300 of them, and no one wants to read them)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return _("a number too large")
+    try:
+        text = repr(value)
+    except ValueError:  # a huge number inside a list
+        return _("a value too large")
+    return text if len(text) <= _SHOWN_LENGTH else text[: _SHOWN_LENGTH - 1] + "…"
+
+
 def _without_prefix(field: str, message: str) -> str:
     prefix = f"{field}:"
     return message[len(prefix) :].lstrip() if message.startswith(prefix) else message

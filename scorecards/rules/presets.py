@@ -1,11 +1,12 @@
-"""Rule settings and presets (rulebook: "Presets", "Settings are checked").
+"""Rule settings and presets (docs/rules.md: "Every setting", "Presets").
 
 `rules_build` turns a record's `rules` object (a preset name plus overrides) into a validated,
 frozen `Rules`. Four settings have *derived* defaults that follow the other settings unless given:
 
 - `partnership`: pairs for 4 and 6 seats, otherwise individual;
 - `tricks_per_hand`: 16 for 2 seats, otherwise 8;
-- `nt_bid_out`: `bid_out` raised by `nt_target - target` (null when either is null);
+- `nt_bid_out`: `bid_out` raised by `nt_target - target`, at most POINTS_LIMIT (null when either
+  is null);
 - `lose_at`: minus `target` in the presets that use it, null in those that do not.
 
 A `Rules` holds the effective values, so `rules_build(r.as_dict()) == r`.
@@ -19,7 +20,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from scorecards.rules.errors import RulesError
+from scorecards.rules.errors import RulesError, shown
 from scorecards.rules.i18n import _
 
 BID_KINDS = ("trump", "no", "low", "kaiser", "kaiser40")
@@ -31,7 +32,7 @@ _SIDE_COUNT = {"pairs": 2, "triples": 3, "individual": 1}  # seats per side
 _PARTNERSHIPS_FOR_SEATS = {
     2: ("individual",),
     3: ("individual",),
-    4: ("pairs",),
+    4: ("pairs", "individual"),
     5: ("individual",),
     6: ("pairs", "triples"),
 }
@@ -73,6 +74,9 @@ class Rules:
     dealer_may_equal: bool = True
     dealer_may_pass: bool = False
     joffre_insult: bool = False
+    dealer_sells: bool = False
+    set_scores_zero: bool = False
+    blank_cards: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able: `preset` and every setting, effective values."""
@@ -186,7 +190,48 @@ _PRESET_CHANGES: dict[str, dict[str, Any]] = {
         "win_requires_bid": False,
         **_NO_LOSE_AT,
     },
+    "lost-heir": {
+        "no_trump": False,
+        "min_bid": 1,
+        "max_bid": 13,
+        "target": 25,
+        "bid_out": None,
+        "nt_target": None,
+        "win_requires_bid": False,
+        "dealer_may_pass": True,
+        "dealer_sells": True,
+        "set_scores_zero": True,
+        "blank_cards": True,
+        **_NO_LOSE_AT,
+    },
 }
+
+# The range of every numeric setting, checked by `rules_build` whatever the caller (web form,
+# import, backup): a real table's values with room to spare, and small enough that no score of a
+# game can overflow anything downstream. Points settings share one bound; `max_bid` is further
+# held to the points a hand holds (`max_bid_limit`).
+POINTS_LIMIT = 500
+BOUNDS: Mapping[str, tuple[int, int]] = MappingProxyType(
+    {
+        "seats": (2, 6),
+        "tricks_per_hand": (1, 16),
+        "min_bid": (1, 36),
+        "max_bid": (1, 36),
+        "target": (10, POINTS_LIMIT),
+        "nt_target": (11, POINTS_LIMIT),
+        "bid_out": (1, POINTS_LIMIT),
+        "nt_bid_out": (1, POINTS_LIMIT),
+        "lose_at": (-POINTS_LIMIT, -1),
+        "nonbidder_cap": (1, POINTS_LIMIT),
+        "heart_bonus": (0, 20),
+        "spade_penalty": (-20, 0),
+    }
+)
+
+
+def max_bid_limit(tricks_per_hand: int, heart_bonus: int) -> int:
+    """The most points one side can take in a hand: every trick and the heart bonus."""
+    return tricks_per_hand + max(heart_bonus, 0)
 
 
 def _type_error(name: str, value: Any) -> RulesError | None:
@@ -195,7 +240,7 @@ def _type_error(name: str, value: Any) -> RulesError | None:
         if nullable:
             return None
         return RulesError(_("%(setting)s must not be null") % {"setting": name}, name)
-    values = {"setting": name, "value": repr(value)}
+    values = {"setting": name, "value": shown(value)}
     if kind is bool:
         if isinstance(value, bool):
             return None
@@ -226,17 +271,36 @@ def _derive(values: dict[str, Any], given: Mapping[str, Any], preset: str) -> No
         values["tricks_per_hand"] = 16 if seats == 2 else 8
     if "nt_bid_out" not in given:
         bid_out, nt_target = values["bid_out"], values["nt_target"]
+        # Held to the points limit: a derived value must not refuse settings given in range.
         values["nt_bid_out"] = (
-            None if bid_out is None or nt_target is None else bid_out + nt_target - values["target"]
+            None
+            if bid_out is None or nt_target is None
+            else min(bid_out + nt_target - values["target"], POINTS_LIMIT)
         )
     if "lose_at" not in given:
         plays_lose_at = "lose_at" not in _PRESET_CHANGES[preset]
         values["lose_at"] = -values["target"] if plays_lose_at else None
 
 
+def _range_error(name: str, value: int) -> RulesError:
+    low, high = BOUNDS[name]
+    return RulesError(
+        _("%(setting)s must be %(low)s to %(high)s (got %(value)s)")
+        % {"setting": name, "low": low, "high": high, "value": shown(value)},
+        name,
+    )
+
+
+def _check_ranges(v: Mapping[str, Any]) -> None:
+    """Every numeric setting within its range (BOUNDS), the given ones and the derived ones."""
+    for name, (low, high) in BOUNDS.items():
+        value = v[name]
+        if value is not None and not low <= value <= high:
+            raise _range_error(name, value)
+
+
 def _check_combinations(v: dict[str, Any]) -> None:
-    if not 2 <= v["seats"] <= 6:
-        raise RulesError(_("seats must be 2 to 6 (got %(seats)s)") % {"seats": v["seats"]}, "seats")
+    _check_ranges(v)
     fits = _PARTNERSHIPS_FOR_SEATS[v["seats"]]
     if v["partnership"] not in fits:
         values = {"partnership": v["partnership"], "seats": v["seats"], "fits": fits[0]}
@@ -252,10 +316,15 @@ def _check_combinations(v: dict[str, Any]) -> None:
                 "(%(seats)s seats play %(fits)s or %(other)s)"
             )
         raise RulesError(message % values, "partnership")
-    if v["min_bid"] < 1:
+    limit = max_bid_limit(v["tricks_per_hand"], v["heart_bonus"])
+    if v["max_bid"] > limit:
         raise RulesError(
-            _("min_bid must be at least 1 (got %(min_bid)s)") % {"min_bid": v["min_bid"]},
-            "min_bid",
+            _(
+                "max_bid must not be above %(limit)s, the points a hand holds "
+                "(tricks_per_hand + heart_bonus) (got %(max_bid)s)"
+            )
+            % {"limit": limit, "max_bid": v["max_bid"]},
+            "max_bid",
         )
     if v["min_bid"] > v["max_bid"]:
         raise RulesError(
@@ -263,23 +332,11 @@ def _check_combinations(v: dict[str, Any]) -> None:
             % {"min_bid": v["min_bid"], "max_bid": v["max_bid"]},
             "min_bid",
         )
-    for name in ("target", "tricks_per_hand"):
-        if v[name] < 1:
-            raise RulesError(
-                _("%(setting)s must be at least 1 (got %(value)s)")
-                % {"setting": name, "value": v[name]},
-                name,
-            )
     if v["nt_target"] is not None and v["nt_target"] <= v["target"]:
         raise RulesError(
             _("nt_target must be above target (got %(nt_target)s, target %(target)s)")
             % {"nt_target": v["nt_target"], "target": v["target"]},
             "nt_target",
-        )
-    if v["lose_at"] is not None and v["lose_at"] >= 0:
-        raise RulesError(
-            _("lose_at must be below zero (got %(lose_at)s)") % {"lose_at": v["lose_at"]},
-            "lose_at",
         )
     if v["low_no_trump"] and not v["no_trump"]:
         raise RulesError(_("low_no_trump needs no_trump on"), "low_no_trump")
@@ -288,6 +345,8 @@ def _check_combinations(v: dict[str, Any]) -> None:
             _("kaiser_bid %(kaiser_bid)s needs no_trump on") % {"kaiser_bid": v["kaiser_bid"]},
             "kaiser_bid",
         )
+    if v["dealer_sells"] and (v["kaiser_bid"] != "off" or v["kaiser_40"]):
+        raise RulesError(_("dealer_sells cannot be combined with kaiser bids"), "dealer_sells")
 
 
 def rules_build(data: Mapping[str, Any] | None = None) -> Rules:
@@ -303,13 +362,15 @@ def rules_build(data: Mapping[str, Any] | None = None) -> Rules:
     if not isinstance(preset, str) or preset not in _PRESET_CHANGES:
         raise RulesError(
             _("unknown preset %(preset)s (presets: %(presets)s)")
-            % {"preset": repr(preset), "presets": ", ".join(_PRESET_CHANGES)},
+            % {"preset": shown(preset), "presets": ", ".join(_PRESET_CHANGES)},
             "preset",
         )
     given = {name: value for name, value in data.items() if name != "preset"}
     for name, value in given.items():
         if name not in _SETTING_TYPES:
-            raise RulesError(_("unknown setting %(setting)s") % {"setting": repr(name)}, str(name))
+            raise RulesError(
+                _("unknown setting %(setting)s") % {"setting": shown(name)}, str(name)[:60]
+            )
         error = _type_error(name, value)
         if error is not None:
             raise error

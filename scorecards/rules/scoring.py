@@ -1,7 +1,7 @@
 """Hands and games: each hand is validated against the rules and the game so far, then scored.
 
-Rulebook sections: "Bids" (auction, bid order), "Points taken in a hand", "Scoring a hand",
-"Targets and the end of the game" and "Special bids". Everything here is pure: data in, data out.
+docs/rules.md: "Bids" (auction, bid order), "Points in a hand", "Scoring a hand", "Winning and
+losing" and "Special bids". Everything here is pure: data in, data out.
 """
 
 from __future__ import annotations
@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
-from scorecards.rules.errors import HandError, RecordError
+from scorecards.rules.errors import HandError, RecordError, shown
+from scorecards.rules.habits import HAND_HABITS, hand_habit_error
 from scorecards.rules.i18n import _
 from scorecards.rules.presets import BID_KINDS, Rules
 
@@ -19,6 +21,23 @@ KAISER_POINTS = 12  # what a kaiser bid must take, and the `bid` it is shown as
 KAISER_40_POINTS = 40  # won or lost by a kaiser 40, and the `bid` it is shown as
 INSULT_POINTS = 5  # Joffre's insult
 NO_TRUMP_KINDS = ("no", "low")  # doubled, and the first one made raises the target
+
+
+class Nobody(Enum):
+    """The type of NOBODY."""
+
+    NOBODY = "nobody"
+
+    def __repr__(self) -> str:
+        return "NOBODY"
+
+
+NOBODY = Nobody.NOBODY
+"""A special card that no side took: left in a kaiser 40 partner's unplayed hand, or cancelled
+by a blank card (`blank_cards`). A record writes it `null`; None on a HandInput means "not
+given", which is refused on a played hand (the card must be told, even when nobody took it)."""
+
+Card = int | Nobody | None
 
 
 def _kind_off(kind: str) -> str:
@@ -62,7 +81,7 @@ def call_parse(text: str) -> tuple[str, int] | None:
         return None
     match = _CALL.fullmatch(words)
     if match is None:
-        raise ValueError(_("not a call: %(text)s") % {"text": repr(text)})
+        raise ValueError(_("not a call: %(text)s") % {"text": shown(text)})
     number, kind, kaiser, forty = match.groups()
     if kaiser:
         return ("kaiser40", KAISER_40_POINTS) if forty else ("kaiser", KAISER_POINTS)
@@ -111,11 +130,16 @@ class HandInput:
     kind: str = "trump"
     tricks: tuple[int, ...] | None = None
     seat_tricks: tuple[int, ...] | None = None
-    five_hearts: int | None = None
-    three_spades: int | None = None
+    five_hearts: Card = None
+    three_spades: Card = None
     insult: int | None = None
     auction: tuple[str, ...] | None = None
     dealer: int | None = None
+    # Table habits, kept but never scored (see scorecards.rules.habits).
+    misdeal: str | None = None
+    passing: str | None = None
+    kitty: str | None = None
+    announced: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("tricks", "seat_tricks", "auction"):
@@ -128,23 +152,38 @@ class HandInput:
                 object.__setattr__(self, "kind", won[0])
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any], number: int) -> HandInput:
+    def from_dict(cls, raw: Mapping[str, Any], number: int, *, legacy: bool = False) -> HandInput:
         """The hand from its `kaiser-game/1` dict. Checks the types (a whole number is a JSON
-        integer, `true` is not one; null counts as not given) and raises HandError(number,
-        field, message); unknown keys are ignored."""
+        integer, `true` is not one) and raises HandError(number, field, message); unknown keys
+        are ignored. `null` is not leaving a field out: a special card given as null is NOBODY
+        (whether nobody may have it is for `game_score` to say), any other field given as null
+        is refused.
+
+        `legacy`: read a record written before the format said so, where a kaiser 40's special
+        card left out meant NOBODY (the app's own stored hands)."""
         if not isinstance(raw, Mapping):
             raise HandError(
                 number,
                 "hand",
                 _("expected an object with the hand's fields (got %(value)s)")
-                % {"value": repr(raw)},
+                % {"value": shown(raw)},
             )
+
+        if None in raw.values():  # rare: look for the field only then
+            for name in _NOT_NULL:
+                if name in raw and raw[name] is None:
+                    raise HandError(number, name, _null_error(name))
 
         def whole(name: str) -> int | None:
             value = raw.get(name)
             if value is not None and not _is_int(value):
                 raise HandError(number, name, _whole_number_error(name, value))
             return value
+
+        def card(name: str) -> Card:
+            if name not in raw:
+                return None
+            return NOBODY if raw[name] is None else whole(name)
 
         def numbers(name: str) -> tuple[int, ...] | None:
             value = raw.get(name)
@@ -166,7 +205,8 @@ class HandInput:
                 raise HandError(
                     number,
                     "auction",
-                    _("auction must be a list of calls (got %(value)s)") % {"value": repr(auction)},
+                    _("auction must be a list of calls (got %(value)s)")
+                    % {"value": shown(auction)},
                 )
             for index, call in enumerate(auction, 1):
                 if not isinstance(call, str):
@@ -177,7 +217,7 @@ class HandInput:
                             'auction call %(index)s must be text such as "8", "8 no" or "pass" '
                             "(got %(call)s)"
                         )
-                        % {"index": index, "call": repr(call)},
+                        % {"index": index, "call": shown(call)},
                     )
             auction = tuple(auction)
             won = _last_bid(auction)
@@ -185,6 +225,12 @@ class HandInput:
             # an explicit "trump" as "what the auction says".
             if kind is not None and won is not None and won[0] != kind:
                 raise HandError(number, "kind", _kind_mismatch(kind, call_text(*won)))
+        five, three = card("five_hearts"), card("three_spades")
+        if legacy:
+            won = _last_bid(auction) if auction is not None else None
+            if (won[0] if won else kind) == "kaiser40":
+                five = NOBODY if "five_hearts" not in raw else five
+                three = NOBODY if "three_spades" not in raw else three
         return cls(
             thrown_in=thrown_in,
             bidder=whole("bidder"),
@@ -192,16 +238,22 @@ class HandInput:
             kind=kind or "trump",
             tricks=numbers("tricks"),
             seat_tricks=numbers("seat_tricks"),
-            five_hearts=whole("five_hearts"),
-            three_spades=whole("three_spades"),
+            five_hearts=five,
+            three_spades=three,
             insult=whole("insult"),
             auction=auction,
             dealer=whole("dealer"),
+            **(
+                {}
+                if _HABIT_KEYS.isdisjoint(raw)
+                else {name: raw[name] for name in HAND_HABITS if name in raw}
+            ),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """The `kaiser-game/1` hand dict with only the fields that are set (kind only where
-        neither "trump" nor what the auction says); `HandInput.from_dict(h.to_dict(), n) == h`."""
+        neither "trump" nor what the auction says; a NOBODY card as null);
+        `HandInput.from_dict(h.to_dict(), n) == h`."""
         out: dict[str, Any] = {}
         if self.thrown_in:
             out["thrown_in"] = True
@@ -218,7 +270,13 @@ class HandInput:
         for name in ("tricks", "seat_tricks"):
             if getattr(self, name) is not None:
                 out[name] = list(getattr(self, name))
-        for name in ("five_hearts", "three_spades", "insult"):
+        for name in ("five_hearts", "three_spades"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = None if value is NOBODY else value
+        if self.insult is not None:
+            out["insult"] = self.insult
+        for name in HAND_HABITS:
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
         return out
@@ -258,6 +316,7 @@ class HandScore:
     three_spades: int | None = None
     insult: int | None = None
     target_raised: bool = False  # this hand's made no/low bid raised the target
+    sold: bool | None = None  # dealer_sells: the dealer accepted another seat's bid
 
     def as_result(self) -> dict[str, Any]:
         """The `kaiser-result/1` hand dict."""
@@ -287,6 +346,8 @@ class HandScore:
             out["seat_tricks"] = list(self.seat_tricks)
         if self.insult is not None:
             out["insult"] = self.insult
+        if self.sold is not None:
+            out["sold"] = self.sold
         return out
 
 
@@ -345,14 +406,14 @@ class _Contract:
 def _whole_number_error(field: str, value: Any) -> str:
     return _("%(field)s must be a whole number (got %(value)s)") % {
         "field": field,
-        "value": repr(value),
+        "value": shown(value),
     }
 
 
 def _number_list_error(field: str, value: Any) -> str:
     return _("%(field)s must be a list of whole numbers (got %(value)s)") % {
         "field": field,
-        "value": repr(value),
+        "value": shown(value),
     }
 
 
@@ -360,18 +421,40 @@ def _side_error(field: str, value: Any, rules: Rules) -> str:
     return _("%(field)s must be a side from 0 to %(last)s (got %(value)s)") % {
         "field": field,
         "last": rules.side_count - 1,
-        "value": value,
+        "value": shown(value),
     }
 
 
+# Fields a record may leave out but not give as null (the special cards may be null).
+_NOT_NULL = (
+    "thrown_in",
+    "dealer",
+    "bidder",
+    "bid",
+    "kind",
+    "auction",
+    "tricks",
+    "seat_tricks",
+    "insult",
+    *HAND_HABITS,
+)
+
+
+_HABIT_KEYS = frozenset(HAND_HABITS)
+
+
+def _null_error(field: str) -> str:
+    return _("%(field)s must not be null (leave it out instead)") % {"field": field}
+
+
 def _thrown_in_error(value: Any) -> str:
-    return _("thrown_in must be true or false (got %(value)s)") % {"value": repr(value)}
+    return _("thrown_in must be true or false (got %(value)s)") % {"value": shown(value)}
 
 
 def _kind_unknown(kind: Any) -> str:
     return _("kind must be one of %(kinds)s (got %(kind)s)") % {
         "kinds": ", ".join(BID_KINDS),
-        "kind": repr(kind),
+        "kind": shown(kind),
     }
 
 
@@ -380,8 +463,17 @@ def _kind_mismatch(kind: str, won: str) -> str:
     # is written as in an auction ('8 no', 'kaiser 40'); both stay as they are.
     return _("kind %(kind)s does not match the auction, won by %(call)s") % {
         "kind": kind,
-        "call": repr(won),
+        "call": shown(won),
     }
+
+
+Names = tuple[str, ...] | None  # the players' names in seat order, when the caller gives them
+
+
+def _players(rules: Rules, names: Names, side: int) -> str:
+    """The players of `side` as a message names them ("Ann & Bob")."""
+    assert names is not None
+    return " & ".join(names[seat] for seat in rules.sides[side])
 
 
 def _seat_error(number: int, field: str, value: Any, rules: Rules) -> HandError | None:
@@ -392,7 +484,7 @@ def _seat_error(number: int, field: str, value: Any, rules: Rules) -> HandError 
             number,
             field,
             _("%(field)s must be a seat from 0 to %(last)s (got %(value)s)")
-            % {"field": field, "last": rules.seats - 1, "value": value},
+            % {"field": field, "last": rules.seats - 1, "value": shown(value)},
         )
     return None
 
@@ -409,11 +501,13 @@ def _bid_range_error(rules: Rules, bid: int) -> str | None:
     return _("bid must be between %(min_bid)s and %(max_bid)s (got %(bid)s)") % {
         "min_bid": rules.min_bid,
         "max_bid": rules.max_bid,
-        "bid": bid,
+        "bid": shown(bid),
     }
 
 
-def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _Contract:
+def _auction(
+    rules: Rules, calls: Sequence[Any], number: int, dealer: int, names: Names = None
+) -> _Contract:
     """The contract an auction arrives at (rulebook: "Bids"): one call per seat from the
     dealer's left, each bid above the highest so far, the dealer last and allowed to equal it
     (`dealer_may_equal`), and obliged to bid when everyone else passed."""
@@ -424,6 +518,11 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
     def who(index: int, seat: int) -> str:
         """The call at fault, as the start of a message."""
         values = {"index": index, "seat": seat}
+        if names is not None:
+            values["player"] = names[seat]
+            if seat == dealer:
+                return _("auction call %(index)s (%(player)s, the dealer)") % values
+            return _("auction call %(index)s (%(player)s)") % values
         if seat == dealer:
             return _("auction call %(index)s (the dealer, seat %(seat)s)") % values
         return _("auction call %(index)s (seat %(seat)s)") % values
@@ -440,7 +539,7 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
         if not isinstance(call, str):
             raise fail(
                 _('%(who)s must be text such as "8", "8 no" or "pass" (got %(call)s)')
-                % {"who": who(index, seat), "call": repr(call)}
+                % {"who": who(index, seat), "call": shown(call)}
             )
         try:
             parsed = call_parse(call)
@@ -450,7 +549,7 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
                     "%(who)s is not a call (got %(call)s): use pass, a number such as 8, "
                     "8 no, 8 low, kaiser or kaiser 40"
                 )
-                % {"who": who(index, seat), "call": repr(call)}
+                % {"who": who(index, seat), "call": shown(call)}
             ) from None
         if parsed is None:
             continue
@@ -467,11 +566,17 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
             if rank < best[0] or (rank == best[0] and not may_equal):
                 values = {
                     "who": who(index, seat),
-                    "call": repr(call_text(kind, bid)),
-                    "best": repr(call_text(best[2], best[3])),
+                    "call": shown(call_text(kind, bid)),
+                    "best": shown(call_text(best[2], best[3])),
                     "seat": best[1],
                 }
-                if may_equal:
+                if names is not None:
+                    values["player"] = names[best[1]]
+                    if may_equal:
+                        message = _("%(who)s: %(call)s must at least equal %(best)s (%(player)s)")
+                    else:
+                        message = _("%(who)s: %(call)s must be higher than %(best)s (%(player)s)")
+                elif may_equal:
                     message = _("%(who)s: %(call)s must at least equal %(best)s (seat %(seat)s)")
                 else:
                     message = _("%(who)s: %(call)s must be higher than %(best)s (seat %(seat)s)")
@@ -484,7 +589,9 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
     return _Contract(bidder=best[1], kind=best[2], bid=best[3])
 
 
-def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contract:
+def _contract(
+    rules: Rules, hand: HandInput, number: int, dealer: int, names: Names = None
+) -> _Contract:
     """Bidder, kind and bid, from the auction if there is one (checked against any given)."""
     if hand.bid is not None and not _is_int(hand.bid):
         raise HandError(number, "bid", _whole_number_error("bid", hand.bid))
@@ -493,14 +600,15 @@ def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contr
         if error is not None:
             raise error
     if hand.auction is not None:
-        won = _auction(rules, hand.auction, number, dealer)
+        won = _auction(rules, hand.auction, number, dealer, names)
         if hand.bidder is not None and hand.bidder != won.bidder:
-            raise HandError(
-                number,
-                "bidder",
-                _("bidder %(bidder)s does not match the auction, won by seat %(seat)s")
-                % {"bidder": repr(hand.bidder), "seat": won.bidder},
-            )
+            values = {"bidder": shown(hand.bidder), "seat": won.bidder}
+            if names is not None:
+                values["player"] = names[won.bidder]
+                message = _("bidder %(bidder)s does not match the auction, won by %(player)s")
+            else:
+                message = _("bidder %(bidder)s does not match the auction, won by seat %(seat)s")
+            raise HandError(number, "bidder", message % values)
         if hand.kind != won.kind:
             raise HandError(number, "kind", _kind_mismatch(hand.kind, call_text(won.kind, won.bid)))
         if won.kind not in ("kaiser", "kaiser40") and hand.bid is not None and hand.bid != won.bid:
@@ -508,7 +616,7 @@ def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contr
                 number,
                 "bid",
                 _("bid %(bid)s does not match the auction, won by %(won)s")
-                % {"bid": hand.bid, "won": won.bid},
+                % {"bid": shown(hand.bid), "won": won.bid},
             )
         return won
     if hand.bidder is None:
@@ -547,14 +655,14 @@ def _counts(rules: Rules, number: int, field: str, values: Any) -> tuple[int, ..
                 number,
                 field,
                 _("%(field)s must be whole numbers (got %(value)s)")
-                % {"field": field, "value": repr(value)},
+                % {"field": field, "value": shown(value)},
             )
         if value < 0:
             raise HandError(
                 number,
                 field,
                 _("%(field)s cannot be negative (got %(value)s)")
-                % {"field": field, "value": value},
+                % {"field": field, "value": shown(value)},
             )
     if sum(values) != rules.tricks_per_hand:
         if per_side:
@@ -562,13 +670,13 @@ def _counts(rules: Rules, number: int, field: str, values: Any) -> tuple[int, ..
         else:
             message = _("seat_tricks must add up to %(total)s (got %(sum)s)")
         raise HandError(
-            number, field, message % {"total": rules.tricks_per_hand, "sum": sum(values)}
+            number, field, message % {"total": rules.tricks_per_hand, "sum": shown(sum(values))}
         )
     return tuple(values)
 
 
 def _tricks(
-    rules: Rules, hand: HandInput, number: int, contract: _Contract
+    rules: Rules, hand: HandInput, number: int, contract: _Contract, names: Names = None
 ) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """Tricks per side, and per seat when given (needed for a solo kaiser and a kaiser 40)."""
     if hand.seat_tricks is None:
@@ -601,47 +709,80 @@ def _tricks(
     if contract.kind == "kaiser40":
         for seat in rules.partners(contract.bidder):
             if seat_tricks[seat]:
-                raise HandError(
-                    number,
-                    "seat_tricks",
-                    _(
+                values = {"seat": seat, "tricks": seat_tricks[seat]}
+                if names is not None:
+                    values["player"] = names[seat]
+                    message = _(
+                        "%(player)s sits out the kaiser 40 of their partner, so cannot take a "
+                        "trick (got %(tricks)s)"
+                    )
+                else:
+                    message = _(
                         "seat %(seat)s sits out the kaiser 40 of its partner, so it cannot take "
                         "a trick (got %(tricks)s)"
                     )
-                    % {"seat": seat, "tricks": seat_tricks[seat]},
-                )
+                raise HandError(number, "seat_tricks", message % values)
     return tricks, seat_tricks
 
 
 def _cards(
-    rules: Rules, hand: HandInput, number: int, contract: _Contract, tricks: tuple[int, ...]
+    rules: Rules,
+    hand: HandInput,
+    number: int,
+    contract: _Contract,
+    tricks: tuple[int, ...],
+    names: Names = None,
 ) -> tuple[int | None, int | None, int | None]:
     """Who took the five of hearts and the three of spades, and who was insulted (Joffre)."""
     sitting_out = contract.kind == "kaiser40" and bool(rules.partners(contract.bidder))
     taken: list[int | None] = []
     for field in ("five_hearts", "three_spades"):
         side = getattr(hand, field)
+        values = {"field": field, "card": _card_name(field)}
         if side is None:
-            if not sitting_out:
+            # Translators: the card is "the five of hearts" or "the three of spades".
+            if sitting_out:
+                message = _(
+                    "%(field)s is missing: the side that took %(card)s, or nobody if it "
+                    "stayed in the partner's hand"
+                )
+            elif rules.blank_cards:
+                message = _(
+                    "%(field)s is missing: the side that took %(card)s, or nobody if a blank "
+                    "card cancelled it"
+                )
+            else:
+                message = _("%(field)s is missing: the side that took %(card)s")
+            raise HandError(number, field, message % values)
+        if side is NOBODY:
+            if not (sitting_out or rules.blank_cards):
                 raise HandError(
                     number,
                     field,
                     # Translators: the card is "the five of hearts" or "the three of spades".
-                    _("%(field)s is missing: the side that took %(card)s")
-                    % {"field": field, "card": _card_name(field)},
+                    _(
+                        "%(field)s cannot be nobody: %(card)s goes to a side, unless it stays "
+                        "in the hand of a kaiser 40 bidder's partner or a blank card cancels it"
+                    )
+                    % values,
                 )
-        elif not _is_int(side):
+            taken.append(None)
+            continue
+        if not _is_int(side):
             raise HandError(number, field, _whole_number_error(field, side))
-        elif not 0 <= side < rules.side_count:
+        if not 0 <= side < rules.side_count:
             raise HandError(number, field, _side_error(field, side, rules))
-        elif not tricks[side]:
-            raise HandError(
-                number,
-                field,
+        if not tricks[side]:
+            values = {"card": _card_name(field), "side": side}
+            if names is not None:
+                values["players"] = _players(rules, names, side)
+                # Translators: the card is "the five of hearts" or "the three of spades"; the
+                # players are names ("Ann & Bob").
+                message = _("%(card)s went to %(players)s, who took no trick")
+            else:
                 # Translators: the card is "the five of hearts" or "the three of spades".
-                _("%(card)s went to side %(side)s, which took no trick")
-                % {"card": _card_name(field), "side": side},
-            )
+                message = _("%(card)s went to side %(side)s, which took no trick")
+            raise HandError(number, field, message % values)
         taken.append(side)
     five, three = taken
     insult = hand.insult
@@ -696,16 +837,28 @@ def _nonbidder_delta(rules: Rules, taken: int, before: int, bid_out: int | None)
 
 
 def _contract_result(
-    rules: Rules, contract: _Contract, taken: int, seat_tricks: tuple[int, ...] | None
+    rules: Rules,
+    contract: _Contract,
+    taken: int,
+    seat_tricks: tuple[int, ...] | None,
+    five: int | None,
+    three: int | None,
 ) -> tuple[bool, int]:
     """Whether the bidding side made its contract, taking `taken` points, and what that adds to
     its score (nothing for a kaiser, which decides the game instead)."""
     if contract.kind == "kaiser":
-        made = taken >= KAISER_POINTS
-        if rules.kaiser_bid == "solo":  # alone: the partner takes no trick
-            assert seat_tricks is not None
-            made = made and not any(seat_tricks[s] for s in rules.partners(contract.bidder))
-        return made, 0
+        if rules.kaiser_bid != "solo":
+            return taken >= KAISER_POINTS, 0
+        # Solo: the bidder alone takes 12 points, the partner no trick, and the three of spades
+        # ends with an opponent (a three cancelled by a blank card is not known to).
+        assert seat_tricks is not None
+        side = rules.side_of(contract.bidder)
+        if any(seat_tricks[s] for s in rules.partners(contract.bidder)):
+            return False, 0
+        if three is None or three == side:
+            return False, 0
+        alone = seat_tricks[contract.bidder] + (rules.heart_bonus if five == side else 0)
+        return alone >= KAISER_POINTS, 0
     if contract.kind == "kaiser40":
         assert seat_tricks is not None
         made = seat_tricks[contract.bidder] == rules.tricks_per_hand
@@ -713,7 +866,9 @@ def _contract_result(
     made = taken >= contract.bid
     times = 2 if contract.kind in NO_TRUMP_KINDS else 1
     counted = taken if rules.overtricks else contract.bid
-    return made, times * counted if made else -times * contract.bid
+    if made:
+        return True, times * counted
+    return False, 0 if rules.set_scores_zero else -times * contract.bid
 
 
 @dataclass
@@ -724,6 +879,7 @@ class _Table:
     target: int
     bid_out: int | None
     dealer: int
+    names: Names = None
     finished: bool = False
     winner: int | None = None
     reason: str | None = None
@@ -791,14 +947,22 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
         if error is not None:
             raise error
         if hand.dealer != dealer:
-            raise HandError(
-                number,
-                "dealer",
-                _("dealer should be seat %(dealer)s (got %(value)s)")
-                % {"dealer": dealer, "value": hand.dealer},
-            )
+            values = {"dealer": dealer, "value": hand.dealer}
+            if table.names is not None:
+                values["player"] = table.names[dealer]
+                message = _("dealer should be %(player)s, seat %(dealer)s (got %(value)s)")
+            else:
+                message = _("dealer should be seat %(dealer)s (got %(value)s)")
+            raise HandError(number, "dealer", message % values)
     if not isinstance(hand.thrown_in, bool):
         raise HandError(number, "thrown_in", _thrown_in_error(hand.thrown_in))
+    if hand.misdeal or hand.passing or hand.kitty or hand.announced:
+        for name in HAND_HABITS:
+            value = getattr(hand, name)
+            if value is not None:
+                problem = hand_habit_error(name, value, hand.thrown_in)
+                if problem is not None:
+                    raise HandError(number, name, problem)
     before = tuple(table.scores)
     bid_out = table.bid_out  # the one in force when the hand began, whatever this hand does
     if hand.thrown_in:
@@ -813,12 +977,15 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
             bid_out=bid_out,
         )
 
-    contract = _contract(rules, hand, number, dealer)
-    tricks, seat_tricks = _tricks(rules, hand, number, contract)
-    five, three, insult = _cards(rules, hand, number, contract, tricks)
+    names = table.names
+    contract = _contract(rules, hand, number, dealer, names)
+    tricks, seat_tricks = _tricks(rules, hand, number, contract, names)
+    five, three, insult = _cards(rules, hand, number, contract, tricks, names)
     points = _points(rules, tricks, five, three)
     bidding = rules.side_of(contract.bidder)
-    made, bidder_delta = _contract_result(rules, contract, points[bidding], seat_tricks)
+    made, bidder_delta = _contract_result(
+        rules, contract, points[bidding], seat_tricks, five, three
+    )
     delta = [0] * rules.side_count
     if contract.kind != "kaiser":  # a kaiser wins or loses the game and leaves the scores be
         for side in range(rules.side_count):
@@ -829,6 +996,13 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
             )
         if insult is not None:
             delta[insult] -= INSULT_POINTS  # on top of everything, whatever the bid or limits
+    sold = None
+    if rules.dealer_sells:
+        # The dealer accepted another seat's bid: the dealer's side scores the bid on top of
+        # everything, made or set. A dealer who took the contract over is the bidder.
+        sold = contract.bidder != dealer
+        if sold:
+            delta[rules.side_of(dealer)] += contract.bid
 
     raised = (
         made
@@ -868,6 +1042,7 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
         three_spades=three,
         insult=insult,
         target_raised=raised,
+        sold=sold,
     )
 
 
@@ -876,7 +1051,7 @@ def first_dealer_check(rules: Rules, first_dealer: Any) -> None:
         raise RecordError(
             "first_dealer",
             _("must be a seat from 0 to %(last)s (got %(value)s)")
-            % {"last": rules.seats - 1, "value": repr(first_dealer)},
+            % {"last": rules.seats - 1, "value": shown(first_dealer)},
         )
 
 
@@ -894,13 +1069,34 @@ def _game(rules: Rules, table: _Table, hands: tuple[HandScore, ...]) -> GameScor
     )
 
 
-def game_score(rules: Rules, hands: Sequence[HandInput], first_dealer: int = 0) -> GameScore:
+def _names(rules: Rules, seat_names: Sequence[str] | None) -> Names:
+    if seat_names is None:
+        return None
+    names = tuple(str(name) for name in seat_names)
+    if len(names) != rules.seats:
+        raise RecordError(
+            "seats",
+            _("expected %(seats)s names (got %(count)s)")
+            % {"seats": rules.seats, "count": len(names)},
+        )
+    return names
+
+
+def game_score(
+    rules: Rules,
+    hands: Sequence[HandInput],
+    first_dealer: int = 0,
+    *,
+    seat_names: Sequence[str] | None = None,
+) -> GameScore:
     """Score `hands` in order, the first dealt by `first_dealer`.
 
     Each hand is validated against the rules and the game so far (dealer rotation, auction,
     tricks adding up, special cards only to a side that took a trick, seat tricks where a kaiser
     needs them, nothing after the game is over, ...); the first bad hand raises HandError.
     Pure and deterministic: scoring a prefix of the hands gives the prefix of the result.
+    With `seat_names` (one per seat), messages name players ("Ann & Bob") instead of side and
+    seat numbers.
     """
     first_dealer_check(rules, first_dealer)
     table = _Table(
@@ -908,20 +1104,25 @@ def game_score(rules: Rules, hands: Sequence[HandInput], first_dealer: int = 0) 
         target=rules.target,
         bid_out=rules.bid_out,
         dealer=first_dealer,
+        names=_names(rules, seat_names),
     )
     scored = tuple(_play(rules, table, hand, number) for number, hand in enumerate(hands, 1))
     return _game(rules, table, scored)
 
 
-def game_play(game: GameScore, hand: HandInput) -> GameScore:
+def game_play(
+    game: GameScore, hand: HandInput, *, seat_names: Sequence[str] | None = None
+) -> GameScore:
     """`game` with one more hand scored: the same as re-scoring all its hands plus `hand`,
-    without doing so. Raises HandError for a hand the game cannot take."""
+    without doing so. Raises HandError for a hand the game cannot take, naming players when
+    `seat_names` are given (as `game_score`)."""
     rules = game.rules
     table = _Table(
         scores=list(game.scores),
         target=game.target,
         bid_out=game.bid_out,
         dealer=game.next_dealer if game.next_dealer is not None else 0,
+        names=_names(rules, seat_names),
         finished=game.finished,
         winner=game.winner,
         reason=game.reason,

@@ -45,6 +45,9 @@ STANDARD = {
     "dealer_may_equal": True,
     "dealer_may_pass": False,
     "joffre_insult": False,
+    "dealer_sells": False,
+    "set_scores_zero": False,
+    "blank_cards": False,
 }
 
 # rules.md's preset table: what each one changes from standard (derived values worked out).
@@ -97,10 +100,24 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "lose_at": None,
         "win_requires_bid": False,
     },
+    "lost-heir": {
+        "no_trump": False,
+        "min_bid": 1,
+        "max_bid": 13,
+        "target": 25,
+        "bid_out": None,
+        **NO_NT,
+        "lose_at": None,
+        "win_requires_bid": False,
+        "dealer_may_pass": True,
+        "dealer_sells": True,
+        "set_scores_zero": True,
+        "blank_cards": True,
+    },
 }
 
 
-def test_ten_presets() -> None:
+def test_eleven_presets() -> None:
     assert list(PRESETS) == list(PRESET_TABLE)
     assert set(PRESET_CHANGES) == set(PRESETS)
 
@@ -206,16 +223,31 @@ BAD_SETTINGS = [
     ("seats 7", {"seats": 7}, "seats", "seats must be 2 to 6 (got 7)"),
     ("pairs of 3", {"seats": 3, "partnership": "pairs"}, "partnership", "does not fit 3 seats"),
     ("triples of 4", {"partnership": "triples"}, "partnership", "does not fit 4 seats"),
-    ("4 alone", {"partnership": "individual"}, "partnership", "does not fit 4 seats"),
+    ("4 in triples", {"partnership": "triples"}, "partnership", "4 seats play pairs or individual"),
     ("5 in pairs", {"seats": 5, "partnership": "pairs"}, "partnership", "does not fit 5 seats"),
-    ("min_bid 0", {"min_bid": 0}, "min_bid", "min_bid must be at least 1"),
+    ("min_bid 0", {"min_bid": 0}, "min_bid", "min_bid must be 1 to 36 (got 0)"),
     ("min above max", {"min_bid": 9, "max_bid": 8}, "min_bid", "min_bid must not be above"),
-    ("target 0", {"target": 0}, "target", "target must be at least 1"),
-    ("no tricks", {"tricks_per_hand": 0}, "tricks_per_hand", "tricks_per_hand must be at least 1"),
+    ("target 0", {"target": 0}, "target", "target must be 10 to 500 (got 0)"),
+    ("no tricks", {"tricks_per_hand": 0}, "tricks_per_hand", "tricks_per_hand must be 1 to 16"),
     ("nt_target equal", {"nt_target": 52}, "nt_target", "nt_target must be above target"),
     ("nt_target below", {"target": 70}, "nt_target", "nt_target must be above target"),
-    ("lose_at zero", {"lose_at": 0}, "lose_at", "lose_at must be below zero"),
-    ("lose_at positive", {"lose_at": 10}, "lose_at", "lose_at must be below zero"),
+    ("lose_at zero", {"lose_at": 0}, "lose_at", "lose_at must be -500 to -1 (got 0)"),
+    ("lose_at positive", {"lose_at": 10}, "lose_at", "lose_at must be -500 to -1 (got 10)"),
+    (
+        "dealer sells a kaiser",
+        {"dealer_sells": True, "kaiser_bid": "team"},
+        "dealer_sells",
+        "dealer_sells cannot be combined with kaiser bids",
+    ),
+    (
+        "lost heir with kaiser 40",
+        {"preset": "lost-heir", "kaiser_40": True},
+        "dealer_sells",
+        "cannot be combined",
+    ),
+    ("lost heir sells", {"preset": "lost-heir", "dealer_sells": 1}, "dealer_sells", "true or"),
+    ("blank cards null", {"blank_cards": None}, "blank_cards", "must not be null"),
+    ("set zero text", {"set_scores_zero": "yes"}, "set_scores_zero", "true or false"),
     (
         "low without no",
         {"preset": "les-rois", "low_no_trump": True},
