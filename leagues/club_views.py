@@ -44,6 +44,7 @@ from leagues.tables import (
     PlayerRatingTable,
     PlayerStandingTable,
 )
+from scorecards.rules_form import RulesForm
 
 TABLE_TARGET = "standings-table"  # the element htmx swaps on sort and page changes
 EXPORT_FORMATS = ("csv", "xlsx")
@@ -274,7 +275,8 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
         access = club_for_member(request, slug)
     club = access.club
     form = SeasonForm(request.POST or None, initial={"starts_on": datetime.date.today()})
-    if request.method == "POST" and form.is_valid():
+    rules_form = RulesForm(request.POST or None)
+    if request.method == "POST" and all([form.is_valid(), rules_form.is_valid()]):
         data = form.cleaned_data
         try:
             services.season_create(
@@ -282,7 +284,7 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
                 name=data["name"],
                 starts_on=data["starts_on"],
                 ends_on=data["ends_on"],
-                rules={"preset": data["preset"]},
+                rules=rules_form.record(),
             )
         except services.LeagueError as exc:
             form.add_error(None, str(exc))
@@ -297,6 +299,7 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "seasons": selectors.club_seasons(club),
             "form": form,
+            "rules_form": rules_form,
             "can_manage": access.can(SEASONS_MANAGE),
         },
     )

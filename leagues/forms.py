@@ -9,7 +9,6 @@ from django.utils.translation import gettext_lazy as _
 
 from leagues.models import Club, Season
 from leagues.roles import Role
-from scorecards.rules import PRESETS
 
 
 class StandingsFilterForm(forms.Form):
@@ -82,6 +81,4 @@ class SeasonForm(forms.Form):
     ends_on = forms.DateField(
         label=_("Ends on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
-    preset = forms.ChoiceField(
-        label=_("Rules"), choices=[(p, p) for p in PRESETS], initial="standard"
-    )
+    # The rules come from scorecards.rules_form.RulesForm, shown beside this one.
