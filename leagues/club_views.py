@@ -95,6 +95,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
             "name": club.name,
             "standings_public": club.standings_public,
             "hands_need_confirmation": club.hands_need_confirmation,
+            "pot_per_set": None if club.pot_per_set is None else club.pot_per_set / 100,
         },
     )
     if request.method == "POST" and form.is_valid():

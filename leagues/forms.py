@@ -40,10 +40,29 @@ class ClubForm(forms.Form):
     name = forms.CharField(label=_("Club name"), max_length=100)
 
 
+class PotField(forms.DecimalField):
+    """An amount of money per set bid, typed in units (1.50), cleaned to cents (150) or None."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("label", _("Pot: each set bid puts in"))
+        kwargs.setdefault("help_text", _("Empty: no pot. The winners collect it."))
+        super().__init__(
+            required=False, min_value=0, max_value=1000, decimal_places=2, max_digits=6, **kwargs
+        )
+        self.localize = True
+        self.widget.is_localized = True
+        self.widget.attrs["inputmode"] = "decimal"
+
+    def clean(self, value):
+        amount = super().clean(value)
+        return None if amount is None else int(amount * 100)
+
+
 class ClubSettingsForm(forms.Form):
     name = forms.CharField(label=_("Club name"), max_length=100)
     standings_public = forms.BooleanField(label=_("Public standings"), required=False)
     hands_need_confirmation = forms.BooleanField(label=_("Hands need confirming"), required=False)
+    pot_per_set = PotField()
 
 
 INVITABLE_ROLES = [(r.value, r.label) for r in Role if r != Role.OWNER]

@@ -43,14 +43,20 @@ def rules_compact(rules: dict[str, Any]) -> dict[str, Any]:
 
 
 def game_record(game: Game) -> dict[str, Any]:
-    """The game as a kaiser-game/1 record (what export writes and import reads back)."""
-    return {
+    """The game as a kaiser-game/1 record (what export writes and import reads back), with its
+    table habits (scorecards.habits) where the game keeps them."""
+    record = {
         "format": "kaiser-game/1",
         "rules": rules_compact(game.rules),
         "seats": seat_names(game),
         "first_dealer": game.first_dealer,
-        "hands": [hand.record for hand in game_hands(game)],
     }
+    if game.passing:
+        record["passing"] = game.passing
+    if game.pot_per_set is not None:
+        record["pot_per_set"] = game.pot_per_set
+    record["hands"] = [hand.record for hand in game_hands(game)]
+    return record
 
 
 def game_fully_confirmed(game: Game) -> bool:
