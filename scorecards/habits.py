@@ -19,10 +19,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scorecards.rules import HandError, RecordError
+from leagues.forms import PotField
+from scorecards.rules import HandError, RecordError, Rules
+from scorecards.rules.catalogue import card_names
 
 MISDEALS = {
     "no-ace": gettext_lazy("a hand without an ace"),
@@ -151,3 +154,53 @@ def habits_text(record: Mapping[str, Any]) -> list[str]:
     if record.get("announce") in ANNOUNCES:
         out.append(_("Announced %(how)s") % {"how": ANNOUNCES[record["announce"]]})
     return out
+
+
+def entry_table_habits(rules: Rules) -> dict[str, Any]:
+    """What the hand entry form needs for the table habits and the Lost Heir settings: the
+    choices in words, whether the dealer sells and blank cards play, and the special cards'
+    names under these rules."""
+    five, three = card_names(rules)
+    return {
+        "sells": rules.dealer_sells,
+        "blank_cards": rules.blank_cards,
+        "lost_heir": rules.preset == "lost-heir",
+        "five_legend": _("%(card)s taken by") % {"card": five},
+        "three_legend": _("%(card)s taken by") % {"card": three},
+        "five_blank": _("%(card)s cancelled by a blank") % {"card": five},
+        "three_blank": _("%(card)s cancelled by a blank") % {"card": three},
+        "misdeals": list(MISDEALS.items()),
+        "passings": list(PASSINGS.items()),
+        "kitties": list(KITTIES.items()),
+        "announces": list(ANNOUNCES.items()),
+    }
+
+
+class GameHabitsForm(forms.Form):
+    """The table habits a game starts with: its card-passing scheme and its pot."""
+
+    passing = forms.CharField(
+        label=gettext_lazy("Card passing"),
+        required=False,
+        max_length=20,
+        help_text=gettext_lazy("A scheme from the list, or the dealer's call such as 3-2-1."),
+        widget=forms.TextInput(attrs={"list": "passing-schemes", "autocomplete": "off"}),
+    )
+    pot_per_set = PotField()
+
+    def clean_passing(self) -> str:
+        value = self.cleaned_data["passing"].strip()
+        if value and not passing_valid(value):
+            raise forms.ValidationError(
+                _("Choose a scheme from the list, or write a call such as 3-2-1.")
+            )
+        return value
+
+    def habits(self) -> dict[str, Any]:
+        """The record's top-level habits (only those chosen)."""
+        out: dict[str, Any] = {}
+        if self.cleaned_data.get("passing"):
+            out["passing"] = self.cleaned_data["passing"]
+        if self.cleaned_data.get("pot_per_set") is not None:
+            out["pot_per_set"] = self.cleaned_data["pot_per_set"]
+        return out

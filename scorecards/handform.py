@@ -6,7 +6,10 @@ the hand is possible is the rules engine's call, through `game_score`. Nothing h
 points. Field names are the contract of `POST /games/<id>/hands/`:
 
     idempotency_key, number, thrown_in, bidder, bid, kind, tricks_<side>, tricks_bidder,
-    seat_tricks_<seat>, five_hearts, three_spades, insult, auction (repeated or comma-separated)
+    seat_tricks_<seat>, five_hearts, three_spades, insult, auction (repeated or comma-separated),
+    sold ("accepted" / "took_over", where the dealer sells), five_hearts / three_spades "blank"
+    (a card cancelled by a blank), and the table habits misdeal, passing, kitty, announce
+    (scorecards/habits.py)
 """
 
 from __future__ import annotations
@@ -18,7 +21,15 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from scorecards.habits import hand_habits_post
 from scorecards.rules import BID_KINDS, HandInput, KaiserError, Rules
+
+# Where the dealer sells the contract (Lost Heir): they accepted the highest bid, or took the
+# contract over by equalling it and so became the bidder.
+SOLD_ACCEPTED, SOLD_TOOK_OVER = "accepted", "took_over"
+# A special card cancelled by a blank card (blank_cards): recorded as taken by nobody (null).
+BLANK = "blank"
+CARDS = ("five_hearts", "three_spades")
 
 MAX_DIGITS = 4  # no field of a hand needs more; longer input is refused before int()
 TRUE_VALUES = {"1", "on", "true", "yes"}
@@ -39,6 +50,10 @@ ENGINE_FIELDS = {
     "dealer": "hand",
     "thrown_in": "thrown_in",
     "idempotency_key": "idempotency_key",
+    "misdeal": "misdeal",
+    "passing": "passing",
+    "kitty": "kitty",
+    "announce": "announce",
 }
 
 
@@ -54,6 +69,8 @@ class HandForm:
     number: int | None = None
     filled: set[str] = field(default_factory=set)
     values: dict[str, Any] = field(default_factory=dict)
+    # Table habits (scorecards.habits) to keep in the hand's record.
+    habits: dict[str, Any] = field(default_factory=dict)
 
     def add_error(self, name: str, message: str) -> None:
         self.errors.setdefault(name, []).append(message)
@@ -98,11 +115,59 @@ def _whole(form: HandForm, data: Mapping[str, Any], name: str, *, error: str = "
     return int(raw)
 
 
+def _habits(form: HandForm, data: Mapping[str, Any], *, thrown_in: bool) -> None:
+    habits, errors = hand_habits_post(data, thrown_in=thrown_in)
+    form.habits = habits
+    form.values.update(habits)
+    for name, messages in errors.items():
+        for message in messages:
+            form.add_error(name, message)
+
+
+def _card(
+    form: HandForm, data: Mapping[str, Any], name: str, rules: Rules, cancelled: set[str]
+) -> int | None:
+    """A special card's side; "blank" (cancelled by a blank card) where the rules have them."""
+    if _text(data, name) != BLANK:
+        return _whole(form, data, name)
+    form.filled.add(name)
+    if rules.blank_cards:
+        cancelled.add(name)
+    else:
+        form.add_error(name, _("these rules have no blank cards"))
+    return None
+
+
+def _sold_bidder(
+    form: HandForm, data: Mapping[str, Any], rules: Rules, bidder: int | None, dealer: int | None
+) -> int | None:
+    """The bidder where the dealer sells: the dealer when they took the contract over."""
+    sold = _text(data, "sold")
+    if not rules.dealer_sells or not sold:
+        return bidder
+    form.filled.add("sold")
+    if sold not in (SOLD_ACCEPTED, SOLD_TOOK_OVER):
+        form.add_error("sold", _("Choose one of the values offered."))
+    elif dealer is None:
+        form.add_error("sold", _("the game is over: nobody deals"))
+    elif sold == SOLD_TOOK_OVER:
+        return dealer
+    elif bidder == dealer:
+        form.add_error("sold", _("the dealer cannot accept their own bid: choose “took it over”"))
+    return bidder
+
+
 def hand_form_parse(
-    data: Mapping[str, Any], rules: Rules, *, key_required: bool = True
+    data: Mapping[str, Any],
+    rules: Rules,
+    *,
+    key_required: bool = True,
+    dealer: int | None = None,
 ) -> HandForm:
     """Read a posted hand (a QueryDict or a plain dict of strings) against `rules`' sides and
-    seats. `form.hand` is set only when every field has the right shape."""
+    seats; `dealer` is the seat dealing this hand, known on the server (the bidder when the
+    dealer took a sold contract over). `form.hand` is set only when every field has the right
+    shape."""
     form = HandForm(hand=None)
     raw_key = _text(data, "idempotency_key")
     if raw_key:
@@ -122,11 +187,12 @@ def hand_form_parse(
 
     if _text(data, "thrown_in").lower() in TRUE_VALUES:
         form.filled.add("thrown_in")
+        _habits(form, data, thrown_in=True)
         if not form.errors:
             form.hand = HandInput(thrown_in=True)
         return form
 
-    bidder = _whole(form, data, "bidder")
+    bidder = _sold_bidder(form, data, rules, _whole(form, data, "bidder"), dealer)
     bid = _whole(form, data, "bid")
     kind = _text(data, "kind") or "trump"
     if _text(data, "kind"):
@@ -155,8 +221,9 @@ def hand_form_parse(
         _whole(form, data, f"seat_tricks_{seat}", error="seat_tricks")
         for seat in range(rules.seats)
     ]
-    five = _whole(form, data, "five_hearts")
-    three = _whole(form, data, "three_spades")
+    cancelled: set[str] = set()
+    five = _card(form, data, "five_hearts", rules, cancelled)
+    three = _card(form, data, "three_spades", rules, cancelled)
     insult = _whole(form, data, "insult")
 
     raw_calls = data.getlist("auction") if hasattr(data, "getlist") else [data.get("auction")]
@@ -174,6 +241,7 @@ def hand_form_parse(
         form.add_error("auction", _("too many or too long calls"))
 
     form.values = {
+        "sold": _text(data, "sold"),
         "bidder": bidder,
         "bid": bid,
         "kind": kind,
@@ -185,6 +253,9 @@ def hand_form_parse(
         "insult": insult,
         "auction": calls,
     }
+    for name in cancelled:
+        form.values[name] = BLANK
+    _habits(form, data, thrown_in=False)
     if form.errors:
         return form
     form.hand = HandInput(
@@ -200,11 +271,27 @@ def hand_form_parse(
         insult=insult,
         auction=tuple(calls) if calls else None,
     )
+    if cancelled:
+        form.hand = _with_cancelled(form, form.hand, cancelled)
     return form
 
 
-def hand_form_initial(record: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
-    """Form values for a stored hand record (to correct it): the same keys as `form.values`."""
+def _with_cancelled(form: HandForm, hand: HandInput, cancelled: set[str]) -> HandInput | None:
+    """`hand` with the cancelled cards written `null`, read back by the engine: a card given as
+    null is not a card left out, and the engine alone says how it holds that."""
+    record = {**hand.to_dict(), **dict.fromkeys(cancelled)}
+    try:
+        return HandInput.from_dict(record, form.number or 1)
+    except KaiserError as error:
+        form.add_engine_error(error)
+        return None
+
+
+def hand_form_initial(
+    record: Mapping[str, Any], rules: Rules, *, dealer: int | None = None
+) -> dict[str, Any]:
+    """Form values for a stored hand record (to correct it): the same keys as `form.values`,
+    with its table habits."""
     tricks = list(record.get("tricks") or [None] * rules.side_count)
     bidder = record.get("bidder")
     bidding_tricks = None
@@ -218,8 +305,24 @@ def hand_form_initial(record: Mapping[str, Any], rules: Rules) -> dict[str, Any]
         "tricks": tricks,
         "bidding_tricks": bidding_tricks,
         "seat_tricks": list(record.get("seat_tricks") or [None] * rules.seats),
-        "five_hearts": record.get("five_hearts"),
-        "three_spades": record.get("three_spades"),
+        "five_hearts": _card_initial(record, "five_hearts", rules),
+        "three_spades": _card_initial(record, "three_spades", rules),
         "insult": record.get("insult"),
         "auction": list(record.get("auction") or []),
+        "sold": _sold_initial(record, rules, dealer),
+        **{name: record.get(name) for name in ("misdeal", "passing", "kitty", "announce")},
     }
+
+
+def _card_initial(record: Mapping[str, Any], name: str, rules: Rules) -> Any:
+    if rules.blank_cards and name in record and record[name] is None:
+        return BLANK
+    return record.get(name)
+
+
+def _sold_initial(record: Mapping[str, Any], rules: Rules, dealer: int | None) -> str:
+    if not rules.dealer_sells or record.get("thrown_in") or dealer is None:
+        return ""
+    if record.get("bidder") is None:
+        return ""
+    return SOLD_TOOK_OVER if record.get("bidder") == dealer else SOLD_ACCEPTED

@@ -13,6 +13,7 @@ from leagues.access import club_for_member
 from leagues.models import Club, Player, Season
 from leagues.roles import GAME_START
 from leagues.selectors import club_current_season, club_players_recent_first
+from scorecards.habits import PASSINGS, GameHabitsForm
 from scorecards.rules import KaiserError, Rules, rules_build
 from scorecards.rules.catalogue import rules_describe
 from scorecards.rules_form import RulesForm
@@ -60,6 +61,13 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
     raw_dealer = data.get("first_dealer", "0")
     first_dealer = int(raw_dealer) if raw_dealer.isdigit() else 0
     table_label = (data.get("table_label") or "").strip()[:40]
+    pot = club.pot_per_set if club is not None else None
+    habits_form = GameHabitsForm(
+        data if request.method == "POST" else None,
+        initial={"pot_per_set": None if pot is None else pot / 100},
+    )
+    if habits_form.is_bound and not habits_form.is_valid():
+        errors["habits"] = [_("Check the card passing and the pot.")]
     wants_start = request.method == "POST" and "start" in data
     starting = wants_start and not errors
     if starting:
@@ -81,6 +89,7 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
                     first_dealer=first_dealer,
                     table_label=table_label,
                     created_by=request.user,
+                    habits=habits_form.habits(),
                 )
             except KaiserError as error:
                 errors[error.field or "seats"] = [error.message]
@@ -93,6 +102,8 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
         "club": club,
         "players": players,
         "rules_form": rules_form,
+        "habits_form": habits_form,
+        "passings": list(PASSINGS.items()),
         "season_rules": (
             _("The rules of %(season)s: %(rules)s")
             % {"season": season, "rules": rules_describe(fallback)}

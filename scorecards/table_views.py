@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from leagues.roles import GAME_START
 from scorecards.access import GameAccess, game_for_member
+from scorecards.habits import entry_table_habits
 from scorecards.handform import (
     HandForm,
     engine_message,
@@ -167,6 +168,7 @@ def _entry(
         "side_tricks": [(side, name, tricks[side]) for side, name in enumerate(sides)],
         "seat_rows": [(seat, name, seat_tricks[seat]) for seat, name in enumerate(names)],
         "joffre": rules.joffre_insult,
+        **entry_table_habits(rules),
         "auction": [
             (seat, names[seat], auction[i] if i < len(auction) else "")
             for i, seat in enumerate(order)
@@ -274,7 +276,7 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     access = game_for_member(request, game_id, GAME_START, seats=False)
     game = access.game
     rules = game.rules_value
-    form = hand_form_parse(request.POST, rules)
+    form = hand_form_parse(request.POST, rules, dealer=game.next_dealer)
     if form.hand is None:
         return _invalid(request, access, form)
     _remember_seat(request, game, request.POST.get("entered_as", ""))
@@ -287,6 +289,7 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
             number=form.number,
             entered_by=user,
             entered_by_name=_signature(request, game),
+            habits=form.habits,
         )
     except HandConflict as conflict:
         existing = conflict.existing
@@ -352,7 +355,7 @@ def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     access = game_for_member(request, game_id, GAME_START)
     game = access.game
     rules = game.rules_value
-    form = hand_form_parse(request.POST, rules, key_required=False)
+    form = hand_form_parse(request.POST, rules, key_required=False, dealer=game.next_dealer)
     names = _names(game)
     sides = side_names(rules, names)
     context: dict[str, Any] = {"game": game, "sides": sides, "errors": {}, "todo": ""}
@@ -385,6 +388,8 @@ def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
             )
     context["errors"] = form.errors
     shown = ["bidder", "bid", "kind", "tricks", "five_hearts", "three_spades", "auction"]
+    if rules.dealer_sells:
+        shown.append("sold")
     if "kaiser40" in rules.kinds_allowed() or rules.kaiser_bid == "solo":
         shown.append("seat_tricks")
     if rules.joffre_insult:
@@ -455,19 +460,21 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
         {**hand.record, "bidder": hand.bidder, "bid": hand.bid, "tricks": hand.tricks}
         | ({"kind": hand.kind} if hand.kind else {}),
         rules,
+        dealer=hand.dealer,
     )
     errors: dict[str, list[str]] = {}
     status = 200
     if request.method == "POST":
         if not access.can_correct:
             raise PermissionDenied
-        form = hand_form_parse(request.POST, rules, key_required=False)
+        form = hand_form_parse(request.POST, rules, key_required=False, dealer=hand.dealer)
         if form.hand is not None:
             user = request.user if request.user.is_authenticated else None
             try:
                 hand_correct(
                     game=game,
                     number=number,
+                    habits=form.habits,
                     hand=form.hand,
                     by=user,
                     by_name=_signature(request, game, names),
