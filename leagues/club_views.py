@@ -44,7 +44,9 @@ from leagues.tables import (
     PlayerRatingTable,
     PlayerStandingTable,
 )
+from scorecards.pot import cents_text
 from scorecards.rules_form import RulesForm
+from scorecards.selectors import season_pot_balances
 
 TABLE_TARGET = "standings-table"  # the element htmx swaps on sort and page changes
 EXPORT_FORMATS = ("csv", "xlsx")
@@ -417,3 +419,19 @@ def standings_refresh(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "leagues/standings.html#refreshed", {"text": text})
     messages.info(request, text)
     return redirect("standings", slug=club.slug)
+
+
+@require_GET
+def season_pot(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """Each player's pot balance over a season (members only)."""
+    access = club_for_member(request, slug)
+    club = access.club
+    season = club.seasons.filter(pk=season_id).first()
+    if season is None:
+        raise Http404("No such season")
+    balances = [(name, cents_text(cents), cents) for name, cents in season_pot_balances(season)]
+    return render(
+        request,
+        "leagues/season_pot.html",
+        {"access": access, "club": club, "season": season, "balances": balances},
+    )

@@ -100,3 +100,36 @@ def game_preview(score: GameScore, hand: HandInput) -> GameScore:
     """`score` (the game so far, from `game_scored`) with `hand` played next: what the sheet
     would show if it were saved. Raises HandError from the engine if the hand is impossible."""
     return game_play(score, hand)
+
+
+def game_pot_of(game: Game, score: GameScore):
+    """The game's pot (scorecards.pot.Pot), or None when it keeps none."""
+    from scorecards.pot import game_pot
+
+    return game_pot(game.pot_per_set, score)
+
+
+def season_pot_balances(season) -> list[tuple[str, int]]:
+    """Each player's pot balance over the season's finished games that keep a pot: what they
+    collected less what their set bids put in, in cents; best first, then by name. Three
+    queries, whatever the number of games."""
+    from collections import Counter
+
+    from scorecards.models import GameStatus
+
+    games = (
+        Game.objects.filter(season=season, pot_per_set__isnull=False, status=GameStatus.FINISHED)
+        .prefetch_related("seats__player", "hands")
+        .order_by("pk")
+    )
+    balances: Counter[str] = Counter()
+    for game in games:
+        hands = sorted(game.hands.all(), key=lambda h: h.number)
+        pot = game_pot_of(game, game_scored(game, hands))
+        seats = {seat.seat: seat for seat in game.seats.all()}
+        for number, cents in pot.balances().items():
+            seat = seats[number]
+            balances[seat.player.name if seat.player else seat.name] += cents
+        for seat in seats.values():  # a player who neither paid nor collected shows 0
+            balances[seat.player.name if seat.player else seat.name] += 0
+    return sorted(balances.items(), key=lambda item: (-item[1], item[0].lower()))

@@ -32,11 +32,13 @@ from scorecards.handform import (
     missing_label,
 )
 from scorecards.models import FinishReason, Game, Hand
+from scorecards.pot import cents_text
 from scorecards.qr import qr_svg, table_link
 from scorecards.rules import GameScore, HandError, KaiserError, Rules
 from scorecards.selectors import (
     game_hands,
     game_needs_confirmation,
+    game_pot_of,
     game_preview,
     game_scored,
     hand_versions,
@@ -217,6 +219,20 @@ def _sheet_context(
         # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
         "table_qr": _table_qr(link) if link and not request.htmx else "",
         "entry": _entry(game, rules, score, names, phone_seat=_phone_seat(request, game), **entry),
+        "pot": _pot_context(game, score, names),
+    }
+
+
+def _pot_context(game: Game, score: GameScore, names: list[str]) -> dict[str, Any] | None:
+    """The pot as the sheet shows it: its total, who fed it and who collected it."""
+    pot = game_pot_of(game, score)
+    if pot is None:
+        return None
+    return {
+        "per_set": cents_text(pot.per_set),
+        "total": cents_text(pot.total),
+        "fed": [(names[seat], cents_text(cents)) for seat, cents in pot.fed],
+        "collected": [(names[seat], cents_text(cents)) for seat, cents in pot.collected],
     }
 
 
