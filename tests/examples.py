@@ -1,17 +1,23 @@
-"""The scored examples in ../shared/examples, for tests that run all of them."""
+"""The scored examples the tests run: the repository's own copy in tests/data/examples (with its
+lost-heir/ folder), kept in step with the upstream examples by tests/rules/test_examples.py."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "shared" / "examples"
+EXAMPLES_DIR = Path(__file__).resolve().parent / "data" / "examples"
+
+
+def example_files() -> list[Path]:
+    """Every example file, lost-heir/ included, in a stable order."""
+    return sorted(EXAMPLES_DIR.rglob("*.json"))
 
 
 def example_cases() -> list[tuple[str, dict]]:
-    files = sorted(EXAMPLES_DIR.glob("*.json"))
+    files = example_files()
     assert files, f"no examples found in {EXAMPLES_DIR}"
-    return [(path.stem, json.loads(path.read_text())) for path in files]
+    return [(path.stem, json.loads(path.read_text(encoding="utf-8"))) for path in files]
 
 
 def valid_examples() -> list[tuple[str, dict]]:

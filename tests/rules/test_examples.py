@@ -1,5 +1,5 @@
-"""Every scored example of ../shared/examples through `record_score`, compared the way
-../shared/tools/check_examples.py compares them."""
+"""Every scored example (the repository's copy, lost-heir/ included) through `record_score`,
+compared the way the upstream check_examples.py compares them."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from scorecards.rules import KaiserError, record_score
+from tests.examples import example_files
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
-CASES = sorted(EXAMPLES.glob("*.json"))
+CASES = example_files()
 
 # The keys check_examples.py compares.
 HAND_KEYS = (
@@ -40,7 +40,8 @@ def names_prefix(message: str, prefix: str) -> bool:
 
 
 def test_examples_are_there() -> None:
-    assert len(CASES) >= 30
+    assert len(CASES) >= 33
+    assert any(case.parent.name == "lost-heir" for case in CASES)
 
 
 @pytest.mark.parametrize("path", CASES, ids=[case.stem for case in CASES])
