@@ -118,6 +118,11 @@ def hand_habits_read(raw: Any, number: int) -> dict[str, Any]:
     return out
 
 
+def hand_habits_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The habits kept in a stored hand record."""
+    return {name: record[name] for name in HAND_FIELDS if name in record}
+
+
 def hand_habits_post(data: Mapping[str, Any], *, thrown_in: bool) -> tuple[dict, dict]:
     """The habits of a hand posted by the table's form: (habits, errors by field). An empty
     choice is "not recorded"."""

@@ -7,9 +7,11 @@ points. Field names are the contract of `POST /games/<id>/hands/`:
 
     idempotency_key, number, thrown_in, bidder, bid, kind, tricks_<side>, tricks_bidder,
     seat_tricks_<seat>, five_hearts, three_spades, insult, auction (repeated or comma-separated),
-    sold ("accepted" / "took_over", where the dealer sells), five_hearts / three_spades "blank"
-    (a card cancelled by a blank), and the table habits misdeal, passing, kitty, announce
-    (scorecards/habits.py)
+    sold ("accepted" / "took_over", where the dealer sells the contract), and the table habits
+    misdeal, passing, kitty, announce (scorecards/habits.py)
+
+A special card's value is a side number, or "nobody" (a kaiser 40 partner's unplayed card, or
+one cancelled by a blank card); left empty, the engine asks for it.
 """
 
 from __future__ import annotations
@@ -22,15 +24,13 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from scorecards.habits import hand_habits_post
-from scorecards.rules import BID_KINDS, HandInput, KaiserError, Rules
+from scorecards.rules import BID_KINDS, NOBODY, HandInput, KaiserError, Rules
+from scorecards.rules.scoring import Card
 
+NOBODY_VALUE = "nobody"  # the form value of a special card no side took
 # Where the dealer sells the contract (Lost Heir): they accepted the highest bid, or took the
 # contract over by equalling it and so became the bidder.
 SOLD_ACCEPTED, SOLD_TOOK_OVER = "accepted", "took_over"
-# A special card cancelled by a blank card (blank_cards): recorded as taken by nobody (null).
-BLANK = "blank"
-CARDS = ("five_hearts", "three_spades")
-
 MAX_DIGITS = 4  # no field of a hand needs more; longer input is refused before int()
 TRUE_VALUES = {"1", "on", "true", "yes"}
 
@@ -115,6 +115,15 @@ def _whole(form: HandForm, data: Mapping[str, Any], name: str, *, error: str = "
     return int(raw)
 
 
+def _card(form: HandForm, data: Mapping[str, Any], name: str) -> Card:
+    """A special card's side; "nobody" when no side took it (left in a kaiser 40 partner's hand,
+    or cancelled by a blank card); None when not tapped, which the engine asks for."""
+    if _text(data, name).lower() == NOBODY_VALUE:
+        form.filled.add(name)
+        return NOBODY
+    return _whole(form, data, name)
+
+
 def _habits(form: HandForm, data: Mapping[str, Any], *, thrown_in: bool) -> None:
     habits, errors = hand_habits_post(data, thrown_in=thrown_in)
     form.habits = habits
@@ -122,20 +131,6 @@ def _habits(form: HandForm, data: Mapping[str, Any], *, thrown_in: bool) -> None
     for name, messages in errors.items():
         for message in messages:
             form.add_error(name, message)
-
-
-def _card(
-    form: HandForm, data: Mapping[str, Any], name: str, rules: Rules, cancelled: set[str]
-) -> int | None:
-    """A special card's side; "blank" (cancelled by a blank card) where the rules have them."""
-    if _text(data, name) != BLANK:
-        return _whole(form, data, name)
-    form.filled.add(name)
-    if rules.blank_cards:
-        cancelled.add(name)
-    else:
-        form.add_error(name, _("these rules have no blank cards"))
-    return None
 
 
 def _sold_bidder(
@@ -221,9 +216,8 @@ def hand_form_parse(
         _whole(form, data, f"seat_tricks_{seat}", error="seat_tricks")
         for seat in range(rules.seats)
     ]
-    cancelled: set[str] = set()
-    five = _card(form, data, "five_hearts", rules, cancelled)
-    three = _card(form, data, "three_spades", rules, cancelled)
+    five = _card(form, data, "five_hearts")
+    three = _card(form, data, "three_spades")
     insult = _whole(form, data, "insult")
 
     raw_calls = data.getlist("auction") if hasattr(data, "getlist") else [data.get("auction")]
@@ -253,8 +247,6 @@ def hand_form_parse(
         "insult": insult,
         "auction": calls,
     }
-    for name in cancelled:
-        form.values[name] = BLANK
     _habits(form, data, thrown_in=False)
     if form.errors:
         return form
@@ -271,27 +263,21 @@ def hand_form_parse(
         insult=insult,
         auction=tuple(calls) if calls else None,
     )
-    if cancelled:
-        form.hand = _with_cancelled(form, form.hand, cancelled)
     return form
 
 
-def _with_cancelled(form: HandForm, hand: HandInput, cancelled: set[str]) -> HandInput | None:
-    """`hand` with the cancelled cards written `null`, read back by the engine: a card given as
-    null is not a card left out, and the engine alone says how it holds that."""
-    record = {**hand.to_dict(), **dict.fromkeys(cancelled)}
-    try:
-        return HandInput.from_dict(record, form.number or 1)
-    except KaiserError as error:
-        form.add_engine_error(error)
-        return None
+def _stored_card(record: Mapping[str, Any], name: str) -> Card:
+    """A stored special card as the form holds it: null in a record is NOBODY."""
+    if name in record and record[name] is None:
+        return NOBODY
+    return record.get(name)
 
 
 def hand_form_initial(
     record: Mapping[str, Any], rules: Rules, *, dealer: int | None = None
 ) -> dict[str, Any]:
     """Form values for a stored hand record (to correct it): the same keys as `form.values`,
-    with its table habits."""
+    with its table habits; `dealer` is the seat that dealt it."""
     tricks = list(record.get("tricks") or [None] * rules.side_count)
     bidder = record.get("bidder")
     bidding_tricks = None
@@ -305,19 +291,13 @@ def hand_form_initial(
         "tricks": tricks,
         "bidding_tricks": bidding_tricks,
         "seat_tricks": list(record.get("seat_tricks") or [None] * rules.seats),
-        "five_hearts": _card_initial(record, "five_hearts", rules),
-        "three_spades": _card_initial(record, "three_spades", rules),
+        "five_hearts": _stored_card(record, "five_hearts"),
+        "three_spades": _stored_card(record, "three_spades"),
         "insult": record.get("insult"),
         "auction": list(record.get("auction") or []),
         "sold": _sold_initial(record, rules, dealer),
         **{name: record.get(name) for name in ("misdeal", "passing", "kitty", "announce")},
     }
-
-
-def _card_initial(record: Mapping[str, Any], name: str, rules: Rules) -> Any:
-    if rules.blank_cards and name in record and record[name] is None:
-        return BLANK
-    return record.get(name)
 
 
 def _sold_initial(record: Mapping[str, Any], rules: Rules, dealer: int | None) -> str:

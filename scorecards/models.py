@@ -192,7 +192,8 @@ class Hand(models.Model):
         """The hand as the rules engine takes it. The dealer is left for the engine to derive,
         so that a correction of an earlier hand may move it."""
         data = {key: value for key, value in self.record.items() if key != "dealer"}
-        return HandInput.from_dict(data, self.number)
+        # Hands stored before the format said so leave a kaiser 40's unplayed card out.
+        return HandInput.from_dict(data, self.number, legacy=True)
 
 
 class HandAction(models.TextChoices):

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from scorecards.habits import hand_habits_of
 from scorecards.models import Game, Hand, HandVersion
 from scorecards.rules import GameScore, HandInput, game_play, game_score, rules_build
 
@@ -42,6 +43,12 @@ def rules_compact(rules: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def hand_record_export(hand: Hand) -> dict[str, Any]:
+    """A stored hand as kaiser-game/1 writes it today: read by the engine (older hands left a
+    kaiser 40's unplayed card out) and written back, so such a card is `null`, never absent."""
+    return HandInput.from_dict(hand.record, hand.number, legacy=True).to_dict()
+
+
 def game_record(game: Game) -> dict[str, Any]:
     """The game as a kaiser-game/1 record (what export writes and import reads back), with its
     table habits (scorecards.habits) where the game keeps them."""
@@ -55,7 +62,9 @@ def game_record(game: Game) -> dict[str, Any]:
         record["passing"] = game.passing
     if game.pot_per_set is not None:
         record["pot_per_set"] = game.pot_per_set
-    record["hands"] = [hand.record for hand in game_hands(game)]
+    record["hands"] = [
+        {**hand_record_export(hand), **hand_habits_of(hand.record)} for hand in game_hands(game)
+    ]
     return record
 
 

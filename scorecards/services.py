@@ -137,8 +137,9 @@ def _hand_fields(hand: HandInput, scored: HandScore, habits: Mapping | None = No
         "bid": None if scored.thrown_in else scored.bid,
         "kind": "" if scored.thrown_in else scored.kind,
         "tricks": None if scored.thrown_in else list(scored.tricks),
-        "five_hearts": hand.five_hearts,
-        "three_spades": hand.three_spades,
+        # The engine's reading: a side, or None when nobody took the card (or none was played).
+        "five_hearts": None if scored.thrown_in else scored.five_hearts,
+        "three_spades": None if scored.thrown_in else scored.three_spades,
     }
 
 

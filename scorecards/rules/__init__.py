@@ -52,6 +52,7 @@ from scorecards.rules.presets import (
 )
 from scorecards.rules.record import GameRecord, record_parse, record_score
 from scorecards.rules.scoring import (
+    NOBODY,
     GameScore,
     HandInput,
     HandScore,
@@ -64,6 +65,7 @@ from scorecards.rules.scoring import (
 __all__ = [
     "BID_KINDS",
     "BOUNDS",
+    "NOBODY",
     "PRESETS",
     "PRESET_CHANGES",
     "SETTINGS",

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorecards.rules.errors import HandError, RecordError
+from scorecards.rules.errors import HandError, RecordError, RulesError, shown
 from scorecards.rules.i18n import _
 from scorecards.rules.presets import Rules, rules_build
 from scorecards.rules.scoring import HandInput, first_dealer_check, game_score
@@ -43,7 +43,7 @@ def _seats(raw: Any, rules: Rules) -> tuple[str, ...]:
         raise RecordError(
             "seats",
             _("expected a list of %(seats)s names (got %(value)s)")
-            % {"seats": rules.seats, "value": repr(raw)},
+            % {"seats": rules.seats, "value": shown(raw)},
         )
     if len(raw) != rules.seats:
         raise RecordError(
@@ -55,7 +55,8 @@ def _seats(raw: Any, rules: Rules) -> tuple[str, ...]:
         if not isinstance(name, str) or not name.strip():
             raise RecordError(
                 "seats",
-                _("seat %(seat)s needs a name (got %(name)s)") % {"seat": seat, "name": repr(name)},
+                _("seat %(seat)s needs a name (got %(name)s)")
+                % {"seat": seat, "name": shown(name)},
             )
     return tuple(raw)
 
@@ -77,8 +78,10 @@ def record_parse(record: Mapping[str, Any]) -> GameRecord:
         raise RecordError(
             "format",
             _("expected %(format)s (got %(value)s)")
-            % {"format": repr(GAME_FORMAT), "value": repr(record["format"])},
+            % {"format": shown(GAME_FORMAT), "value": shown(record["format"])},
         )
+    if "rules" in record and record["rules"] is None:
+        raise RulesError(_("rules must not be null (leave it out for the standard game)"))
     rules = rules_build(record.get("rules"))
     if "seats" not in record:
         raise RecordError(
@@ -91,7 +94,7 @@ def record_parse(record: Mapping[str, Any]) -> GameRecord:
     raw_hands = record.get("hands")
     if not isinstance(raw_hands, list | tuple):
         raise RecordError(
-            "hands", _("expected a list of hands (got %(value)s)") % {"value": repr(raw_hands)}
+            "hands", _("expected a list of hands (got %(value)s)") % {"value": shown(raw_hands)}
         )
     hands: list[HandInput] = []
     for number, raw in enumerate(raw_hands, 1):

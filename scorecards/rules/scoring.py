@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
-from scorecards.rules.errors import HandError, RecordError
+from scorecards.rules.errors import HandError, RecordError, shown
 from scorecards.rules.i18n import _
 from scorecards.rules.presets import BID_KINDS, Rules
 
@@ -19,6 +20,23 @@ KAISER_POINTS = 12  # what a kaiser bid must take, and the `bid` it is shown as
 KAISER_40_POINTS = 40  # won or lost by a kaiser 40, and the `bid` it is shown as
 INSULT_POINTS = 5  # Joffre's insult
 NO_TRUMP_KINDS = ("no", "low")  # doubled, and the first one made raises the target
+
+
+class Nobody(Enum):
+    """The type of NOBODY."""
+
+    NOBODY = "nobody"
+
+    def __repr__(self) -> str:
+        return "NOBODY"
+
+
+NOBODY = Nobody.NOBODY
+"""A special card that no side took: left in a kaiser 40 partner's unplayed hand, or cancelled
+by a blank card (`blank_cards`). A record writes it `null`; None on a HandInput means "not
+given", which is refused on a played hand (the card must be told, even when nobody took it)."""
+
+Card = int | Nobody | None
 
 
 def _kind_off(kind: str) -> str:
@@ -62,7 +80,7 @@ def call_parse(text: str) -> tuple[str, int] | None:
         return None
     match = _CALL.fullmatch(words)
     if match is None:
-        raise ValueError(_("not a call: %(text)s") % {"text": repr(text)})
+        raise ValueError(_("not a call: %(text)s") % {"text": shown(text)})
     number, kind, kaiser, forty = match.groups()
     if kaiser:
         return ("kaiser40", KAISER_40_POINTS) if forty else ("kaiser", KAISER_POINTS)
@@ -111,8 +129,8 @@ class HandInput:
     kind: str = "trump"
     tricks: tuple[int, ...] | None = None
     seat_tricks: tuple[int, ...] | None = None
-    five_hearts: int | None = None
-    three_spades: int | None = None
+    five_hearts: Card = None
+    three_spades: Card = None
     insult: int | None = None
     auction: tuple[str, ...] | None = None
     dealer: int | None = None
@@ -128,23 +146,37 @@ class HandInput:
                 object.__setattr__(self, "kind", won[0])
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any], number: int) -> HandInput:
+    def from_dict(cls, raw: Mapping[str, Any], number: int, *, legacy: bool = False) -> HandInput:
         """The hand from its `kaiser-game/1` dict. Checks the types (a whole number is a JSON
-        integer, `true` is not one; null counts as not given) and raises HandError(number,
-        field, message); unknown keys are ignored."""
+        integer, `true` is not one) and raises HandError(number, field, message); unknown keys
+        are ignored. `null` is not leaving a field out: a special card given as null is NOBODY
+        (whether nobody may have it is for `game_score` to say), any other field given as null
+        is refused.
+
+        `legacy`: read a record written before the format said so, where a kaiser 40's special
+        card left out meant NOBODY (the app's own stored hands)."""
         if not isinstance(raw, Mapping):
             raise HandError(
                 number,
                 "hand",
                 _("expected an object with the hand's fields (got %(value)s)")
-                % {"value": repr(raw)},
+                % {"value": shown(raw)},
             )
+
+        for name in _NOT_NULL:
+            if name in raw and raw[name] is None:
+                raise HandError(number, name, _null_error(name))
 
         def whole(name: str) -> int | None:
             value = raw.get(name)
             if value is not None and not _is_int(value):
                 raise HandError(number, name, _whole_number_error(name, value))
             return value
+
+        def card(name: str) -> Card:
+            if name not in raw:
+                return None
+            return NOBODY if raw[name] is None else whole(name)
 
         def numbers(name: str) -> tuple[int, ...] | None:
             value = raw.get(name)
@@ -166,7 +198,8 @@ class HandInput:
                 raise HandError(
                     number,
                     "auction",
-                    _("auction must be a list of calls (got %(value)s)") % {"value": repr(auction)},
+                    _("auction must be a list of calls (got %(value)s)")
+                    % {"value": shown(auction)},
                 )
             for index, call in enumerate(auction, 1):
                 if not isinstance(call, str):
@@ -177,7 +210,7 @@ class HandInput:
                             'auction call %(index)s must be text such as "8", "8 no" or "pass" '
                             "(got %(call)s)"
                         )
-                        % {"index": index, "call": repr(call)},
+                        % {"index": index, "call": shown(call)},
                     )
             auction = tuple(auction)
             won = _last_bid(auction)
@@ -185,6 +218,12 @@ class HandInput:
             # an explicit "trump" as "what the auction says".
             if kind is not None and won is not None and won[0] != kind:
                 raise HandError(number, "kind", _kind_mismatch(kind, call_text(*won)))
+        five, three = card("five_hearts"), card("three_spades")
+        if legacy:
+            won = _last_bid(auction) if auction is not None else None
+            if (won[0] if won else kind) == "kaiser40":
+                five = NOBODY if "five_hearts" not in raw else five
+                three = NOBODY if "three_spades" not in raw else three
         return cls(
             thrown_in=thrown_in,
             bidder=whole("bidder"),
@@ -192,8 +231,8 @@ class HandInput:
             kind=kind or "trump",
             tricks=numbers("tricks"),
             seat_tricks=numbers("seat_tricks"),
-            five_hearts=whole("five_hearts"),
-            three_spades=whole("three_spades"),
+            five_hearts=five,
+            three_spades=three,
             insult=whole("insult"),
             auction=auction,
             dealer=whole("dealer"),
@@ -201,7 +240,8 @@ class HandInput:
 
     def to_dict(self) -> dict[str, Any]:
         """The `kaiser-game/1` hand dict with only the fields that are set (kind only where
-        neither "trump" nor what the auction says); `HandInput.from_dict(h.to_dict(), n) == h`."""
+        neither "trump" nor what the auction says; a NOBODY card as null);
+        `HandInput.from_dict(h.to_dict(), n) == h`."""
         out: dict[str, Any] = {}
         if self.thrown_in:
             out["thrown_in"] = True
@@ -218,9 +258,12 @@ class HandInput:
         for name in ("tricks", "seat_tricks"):
             if getattr(self, name) is not None:
                 out[name] = list(getattr(self, name))
-        for name in ("five_hearts", "three_spades", "insult"):
-            if getattr(self, name) is not None:
-                out[name] = getattr(self, name)
+        for name in ("five_hearts", "three_spades"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = None if value is NOBODY else value
+        if self.insult is not None:
+            out["insult"] = self.insult
         return out
 
 
@@ -258,6 +301,7 @@ class HandScore:
     three_spades: int | None = None
     insult: int | None = None
     target_raised: bool = False  # this hand's made no/low bid raised the target
+    sold: bool | None = None  # dealer_sells: the dealer accepted another seat's bid
 
     def as_result(self) -> dict[str, Any]:
         """The `kaiser-result/1` hand dict."""
@@ -287,6 +331,8 @@ class HandScore:
             out["seat_tricks"] = list(self.seat_tricks)
         if self.insult is not None:
             out["insult"] = self.insult
+        if self.sold is not None:
+            out["sold"] = self.sold
         return out
 
 
@@ -345,14 +391,14 @@ class _Contract:
 def _whole_number_error(field: str, value: Any) -> str:
     return _("%(field)s must be a whole number (got %(value)s)") % {
         "field": field,
-        "value": repr(value),
+        "value": shown(value),
     }
 
 
 def _number_list_error(field: str, value: Any) -> str:
     return _("%(field)s must be a list of whole numbers (got %(value)s)") % {
         "field": field,
-        "value": repr(value),
+        "value": shown(value),
     }
 
 
@@ -360,18 +406,36 @@ def _side_error(field: str, value: Any, rules: Rules) -> str:
     return _("%(field)s must be a side from 0 to %(last)s (got %(value)s)") % {
         "field": field,
         "last": rules.side_count - 1,
-        "value": value,
+        "value": shown(value),
     }
 
 
+# Fields a record may leave out but not give as null (the special cards may be null).
+_NOT_NULL = (
+    "thrown_in",
+    "dealer",
+    "bidder",
+    "bid",
+    "kind",
+    "auction",
+    "tricks",
+    "seat_tricks",
+    "insult",
+)
+
+
+def _null_error(field: str) -> str:
+    return _("%(field)s must not be null (leave it out instead)") % {"field": field}
+
+
 def _thrown_in_error(value: Any) -> str:
-    return _("thrown_in must be true or false (got %(value)s)") % {"value": repr(value)}
+    return _("thrown_in must be true or false (got %(value)s)") % {"value": shown(value)}
 
 
 def _kind_unknown(kind: Any) -> str:
     return _("kind must be one of %(kinds)s (got %(kind)s)") % {
         "kinds": ", ".join(BID_KINDS),
-        "kind": repr(kind),
+        "kind": shown(kind),
     }
 
 
@@ -380,7 +444,7 @@ def _kind_mismatch(kind: str, won: str) -> str:
     # is written as in an auction ('8 no', 'kaiser 40'); both stay as they are.
     return _("kind %(kind)s does not match the auction, won by %(call)s") % {
         "kind": kind,
-        "call": repr(won),
+        "call": shown(won),
     }
 
 
@@ -392,7 +456,7 @@ def _seat_error(number: int, field: str, value: Any, rules: Rules) -> HandError 
             number,
             field,
             _("%(field)s must be a seat from 0 to %(last)s (got %(value)s)")
-            % {"field": field, "last": rules.seats - 1, "value": value},
+            % {"field": field, "last": rules.seats - 1, "value": shown(value)},
         )
     return None
 
@@ -409,7 +473,7 @@ def _bid_range_error(rules: Rules, bid: int) -> str | None:
     return _("bid must be between %(min_bid)s and %(max_bid)s (got %(bid)s)") % {
         "min_bid": rules.min_bid,
         "max_bid": rules.max_bid,
-        "bid": bid,
+        "bid": shown(bid),
     }
 
 
@@ -440,7 +504,7 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
         if not isinstance(call, str):
             raise fail(
                 _('%(who)s must be text such as "8", "8 no" or "pass" (got %(call)s)')
-                % {"who": who(index, seat), "call": repr(call)}
+                % {"who": who(index, seat), "call": shown(call)}
             )
         try:
             parsed = call_parse(call)
@@ -450,7 +514,7 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
                     "%(who)s is not a call (got %(call)s): use pass, a number such as 8, "
                     "8 no, 8 low, kaiser or kaiser 40"
                 )
-                % {"who": who(index, seat), "call": repr(call)}
+                % {"who": who(index, seat), "call": shown(call)}
             ) from None
         if parsed is None:
             continue
@@ -467,8 +531,8 @@ def _auction(rules: Rules, calls: Sequence[Any], number: int, dealer: int) -> _C
             if rank < best[0] or (rank == best[0] and not may_equal):
                 values = {
                     "who": who(index, seat),
-                    "call": repr(call_text(kind, bid)),
-                    "best": repr(call_text(best[2], best[3])),
+                    "call": shown(call_text(kind, bid)),
+                    "best": shown(call_text(best[2], best[3])),
                     "seat": best[1],
                 }
                 if may_equal:
@@ -499,7 +563,7 @@ def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contr
                 number,
                 "bidder",
                 _("bidder %(bidder)s does not match the auction, won by seat %(seat)s")
-                % {"bidder": repr(hand.bidder), "seat": won.bidder},
+                % {"bidder": shown(hand.bidder), "seat": won.bidder},
             )
         if hand.kind != won.kind:
             raise HandError(number, "kind", _kind_mismatch(hand.kind, call_text(won.kind, won.bid)))
@@ -508,7 +572,7 @@ def _contract(rules: Rules, hand: HandInput, number: int, dealer: int) -> _Contr
                 number,
                 "bid",
                 _("bid %(bid)s does not match the auction, won by %(won)s")
-                % {"bid": hand.bid, "won": won.bid},
+                % {"bid": shown(hand.bid), "won": won.bid},
             )
         return won
     if hand.bidder is None:
@@ -547,14 +611,14 @@ def _counts(rules: Rules, number: int, field: str, values: Any) -> tuple[int, ..
                 number,
                 field,
                 _("%(field)s must be whole numbers (got %(value)s)")
-                % {"field": field, "value": repr(value)},
+                % {"field": field, "value": shown(value)},
             )
         if value < 0:
             raise HandError(
                 number,
                 field,
                 _("%(field)s cannot be negative (got %(value)s)")
-                % {"field": field, "value": value},
+                % {"field": field, "value": shown(value)},
             )
     if sum(values) != rules.tricks_per_hand:
         if per_side:
@@ -562,7 +626,7 @@ def _counts(rules: Rules, number: int, field: str, values: Any) -> tuple[int, ..
         else:
             message = _("seat_tricks must add up to %(total)s (got %(sum)s)")
         raise HandError(
-            number, field, message % {"total": rules.tricks_per_hand, "sum": sum(values)}
+            number, field, message % {"total": rules.tricks_per_hand, "sum": shown(sum(values))}
         )
     return tuple(values)
 
@@ -621,20 +685,41 @@ def _cards(
     taken: list[int | None] = []
     for field in ("five_hearts", "three_spades"):
         side = getattr(hand, field)
+        values = {"field": field, "card": _card_name(field)}
         if side is None:
-            if not sitting_out:
+            # Translators: the card is "the five of hearts" or "the three of spades".
+            if sitting_out:
+                message = _(
+                    "%(field)s is missing: the side that took %(card)s, or nobody if it "
+                    "stayed in the partner's hand"
+                )
+            elif rules.blank_cards:
+                message = _(
+                    "%(field)s is missing: the side that took %(card)s, or nobody if a blank "
+                    "card cancelled it"
+                )
+            else:
+                message = _("%(field)s is missing: the side that took %(card)s")
+            raise HandError(number, field, message % values)
+        if side is NOBODY:
+            if not (sitting_out or rules.blank_cards):
                 raise HandError(
                     number,
                     field,
                     # Translators: the card is "the five of hearts" or "the three of spades".
-                    _("%(field)s is missing: the side that took %(card)s")
-                    % {"field": field, "card": _card_name(field)},
+                    _(
+                        "%(field)s cannot be nobody: %(card)s goes to a side, unless it stays "
+                        "in the hand of a kaiser 40 bidder's partner or a blank card cancels it"
+                    )
+                    % values,
                 )
-        elif not _is_int(side):
+            taken.append(None)
+            continue
+        if not _is_int(side):
             raise HandError(number, field, _whole_number_error(field, side))
-        elif not 0 <= side < rules.side_count:
+        if not 0 <= side < rules.side_count:
             raise HandError(number, field, _side_error(field, side, rules))
-        elif not tricks[side]:
+        if not tricks[side]:
             raise HandError(
                 number,
                 field,
@@ -696,16 +781,28 @@ def _nonbidder_delta(rules: Rules, taken: int, before: int, bid_out: int | None)
 
 
 def _contract_result(
-    rules: Rules, contract: _Contract, taken: int, seat_tricks: tuple[int, ...] | None
+    rules: Rules,
+    contract: _Contract,
+    taken: int,
+    seat_tricks: tuple[int, ...] | None,
+    five: int | None,
+    three: int | None,
 ) -> tuple[bool, int]:
     """Whether the bidding side made its contract, taking `taken` points, and what that adds to
     its score (nothing for a kaiser, which decides the game instead)."""
     if contract.kind == "kaiser":
-        made = taken >= KAISER_POINTS
-        if rules.kaiser_bid == "solo":  # alone: the partner takes no trick
-            assert seat_tricks is not None
-            made = made and not any(seat_tricks[s] for s in rules.partners(contract.bidder))
-        return made, 0
+        if rules.kaiser_bid != "solo":
+            return taken >= KAISER_POINTS, 0
+        # Solo: the bidder alone takes 12 points, the partner no trick, and the three of spades
+        # ends with an opponent (a three cancelled by a blank card is not known to).
+        assert seat_tricks is not None
+        side = rules.side_of(contract.bidder)
+        if any(seat_tricks[s] for s in rules.partners(contract.bidder)):
+            return False, 0
+        if three is None or three == side:
+            return False, 0
+        alone = seat_tricks[contract.bidder] + (rules.heart_bonus if five == side else 0)
+        return alone >= KAISER_POINTS, 0
     if contract.kind == "kaiser40":
         assert seat_tricks is not None
         made = seat_tricks[contract.bidder] == rules.tricks_per_hand
@@ -713,7 +810,9 @@ def _contract_result(
     made = taken >= contract.bid
     times = 2 if contract.kind in NO_TRUMP_KINDS else 1
     counted = taken if rules.overtricks else contract.bid
-    return made, times * counted if made else -times * contract.bid
+    if made:
+        return True, times * counted
+    return False, 0 if rules.set_scores_zero else -times * contract.bid
 
 
 @dataclass
@@ -818,7 +917,9 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
     five, three, insult = _cards(rules, hand, number, contract, tricks)
     points = _points(rules, tricks, five, three)
     bidding = rules.side_of(contract.bidder)
-    made, bidder_delta = _contract_result(rules, contract, points[bidding], seat_tricks)
+    made, bidder_delta = _contract_result(
+        rules, contract, points[bidding], seat_tricks, five, three
+    )
     delta = [0] * rules.side_count
     if contract.kind != "kaiser":  # a kaiser wins or loses the game and leaves the scores be
         for side in range(rules.side_count):
@@ -829,6 +930,13 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
             )
         if insult is not None:
             delta[insult] -= INSULT_POINTS  # on top of everything, whatever the bid or limits
+    sold = None
+    if rules.dealer_sells:
+        # The dealer accepted another seat's bid: the dealer's side scores the bid on top of
+        # everything, made or set. A dealer who took the contract over is the bidder.
+        sold = contract.bidder != dealer
+        if sold:
+            delta[rules.side_of(dealer)] += contract.bid
 
     raised = (
         made
@@ -868,6 +976,7 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
         three_spades=three,
         insult=insult,
         target_raised=raised,
+        sold=sold,
     )
 
 
@@ -876,7 +985,7 @@ def first_dealer_check(rules: Rules, first_dealer: Any) -> None:
         raise RecordError(
             "first_dealer",
             _("must be a seat from 0 to %(last)s (got %(value)s)")
-            % {"last": rules.seats - 1, "value": repr(first_dealer)},
+            % {"last": rules.seats - 1, "value": shown(first_dealer)},
         )
 
 

@@ -14,6 +14,7 @@ from itertools import pairwise
 from hypothesis import strategies as st
 
 from scorecards.rules import (
+    NOBODY,
     PRESETS,
     GameScore,
     HandInput,
@@ -36,6 +37,8 @@ TOGGLES = (
     "low_ranks_equal",
     "win_requires_bid",
     "joffre_insult",
+    "set_scores_zero",
+    "blank_cards",
 )
 
 
@@ -53,12 +56,15 @@ def rules_strategy(draw: st.DrawFn, presets: Sequence[str] = tuple(PRESETS)) -> 
     for name in TOGGLES:
         if maybe(draw):
             data[name] = draw(st.booleans())
-    if not base["dealer_sells"] and maybe(draw):
+    sells = base["dealer_sells"]
+    if maybe(draw):
+        sells = data["dealer_sells"] = draw(st.booleans())
+    if not sells and maybe(draw):
         data["kaiser_40"] = draw(st.booleans())
     if base["no_trump"]:
         if maybe(draw):
             data["low_no_trump"] = draw(st.booleans())
-        if not base["dealer_sells"] and maybe(draw):
+        if not sells and maybe(draw):
             data["kaiser_bid"] = draw(st.sampled_from(("off", "solo", "team")))
     if maybe(draw):
         data["seats"], data["partnership"] = draw(st.sampled_from(TABLES))
@@ -83,6 +89,8 @@ def rules_strategy(draw: st.DrawFn, presets: Sequence[str] = tuple(PRESETS)) -> 
         base["tricks_per_hand"] if "seats" not in data else (16 if data["seats"] == 2 else 8),
         data.get("heart_bonus", base["heart_bonus"]),
     )
+    if sells:  # the dealer sells no kaiser
+        data["kaiser_bid"], data["kaiser_40"] = "off", False
     if data.get("max_bid", base["max_bid"]) > limit:
         data["max_bid"] = limit
         data["min_bid"] = min(data.get("min_bid", base["min_bid"]), limit)
@@ -160,7 +168,8 @@ def hand_strategy(draw: st.DrawFn, rules: Rules, dealer: int) -> HandInput:
             seat_tricks[seat] = count
     tricks = [sum(seat_tricks[s] for s in seats) for seats in rules.sides]
     holders = [s for s in range(rules.side_count) if tricks[s]]
-    unplayed = [None] if kind == "kaiser40" and partners else []
+    # A card nobody took: in a kaiser 40 partner's hand, or cancelled by a blank card.
+    unplayed = [NOBODY] if (kind == "kaiser40" and partners) or rules.blank_cards else []
     if made_kaiser:
         five = side
         three = next(s for s in holders if s != side)
@@ -168,7 +177,7 @@ def hand_strategy(draw: st.DrawFn, rules: Rules, dealer: int) -> HandInput:
         five = draw(st.sampled_from(holders + unplayed))
         three = draw(st.sampled_from(holders + unplayed))
     insult = None
-    if rules.joffre_insult and five is not None and five == three and draw(st.booleans()):
+    if rules.joffre_insult and five is not NOBODY and five == three and draw(st.booleans()):
         insult = draw(st.integers(0, rules.side_count - 1))
     needs_seats = kind == "kaiser40" or (kind == "kaiser" and rules.kaiser_bid == "solo")
     form = draw(st.sampled_from(("seats", "both") if needs_seats else ("sides", "seats", "both")))

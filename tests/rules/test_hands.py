@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from scorecards.rules import HandError, HandInput, game_play, game_score
+from scorecards.rules import NOBODY, HandError, HandInput, game_play, game_score
 
 from .helpers import hand, last, rules_of, standing
 
@@ -200,7 +200,7 @@ def wrong(name: str, raw: Any, field: str, message: str):
 WRONG_TYPES = [
     wrong("not an object", [0, 8], "hand", "expected an object with the hand's fields"),
     wrong("thrown_in text", {"thrown_in": "yes"}, "thrown_in", "thrown_in must be true or false"),
-    wrong("thrown_in null", {"thrown_in": None}, "thrown_in", "thrown_in must be true or false"),
+    wrong("thrown_in null", {"thrown_in": None}, "thrown_in", "thrown_in must not be null"),
     wrong("bidder true", {"bidder": True}, "bidder", "bidder must be a whole number (got True)"),
     wrong("bid text", {"bid": "8"}, "bid", "bid must be a whole number (got '8')"),
     wrong("bid float", {"bid": 8.0}, "bid", "bid must be a whole number (got 8.0)"),
@@ -234,9 +234,58 @@ def test_from_dict_refuses_wrong_types(raw: Any, field: str, message: str) -> No
     assert caught.value.field == field
 
 
-def test_from_dict_ignores_unknown_keys_and_nulls() -> None:
-    raw = {**STANDARD_HAND, "note": "Ann misdealt first", "insult": None, "confirmed": True}
+def test_from_dict_ignores_unknown_keys() -> None:
+    raw = {**STANDARD_HAND, "note": "Ann misdealt first", "confirmed": True}
     assert HandInput.from_dict(raw, 1) == HandInput.from_dict(STANDARD_HAND, 1)
+
+
+NOT_NULL = ["thrown_in", "dealer", "bidder", "bid", "kind", "auction", "tricks", "seat_tricks"]
+NOT_NULL += ["insult"]
+
+
+@pytest.mark.parametrize("field", NOT_NULL)
+def test_null_is_not_leaving_a_field_out(field: str) -> None:
+    with pytest.raises(HandError) as caught:
+        HandInput.from_dict({**STANDARD_HAND, field: None}, 2)
+    assert caught.value.field == field
+    assert str(caught.value) == f"hand 2: {field} must not be null (leave it out instead)"
+
+
+def test_a_special_card_given_as_null_is_nobody() -> None:
+    read = HandInput.from_dict({**STANDARD_HAND, "five_hearts": None}, 1)
+    assert read.five_hearts is NOBODY
+    assert read.to_dict()["five_hearts"] is None
+    left_out = HandInput.from_dict({"bidder": 0, "bid": 8, "tricks": [6, 2]}, 1)
+    assert (left_out.five_hearts, left_out.three_spades) == (None, None)
+    assert "five_hearts" not in left_out.to_dict()
+
+
+K40 = {"bidder": 0, "kind": "kaiser40", "seat_tricks": [8, 0, 0, 0], "three_spades": 0}
+
+
+def test_a_kaiser_40_card_left_out_is_refused() -> None:
+    rules = rules_of(kaiser_40=True)
+    with pytest.raises(HandError) as caught:
+        game_score(rules, [HandInput.from_dict(K40, 1)])
+    assert caught.value.field == "five_hearts"
+    assert "five_hearts is missing" in str(caught.value)
+    written = {**K40, "five_hearts": None}
+    scored = game_score(rules, [HandInput.from_dict(written, 1)])
+    assert scored.hands[0].made and scored.hands[0].five_hearts is None
+    assert HandInput.from_dict(written, 1).to_dict() == written
+
+
+def test_legacy_records_read_a_left_out_kaiser_40_card_as_nobody() -> None:
+    read = HandInput.from_dict(K40, 1, legacy=True)
+    assert read.five_hearts is NOBODY and read.three_spades == 0
+    auction = {**K40, "kind": None, "auction": ["pass", "pass", "pass", "kaiser 40"]}
+    del auction["kind"], auction["three_spades"]
+    read = HandInput.from_dict(auction, 1, legacy=True)
+    assert (read.five_hearts, read.three_spades) == (NOBODY, NOBODY)
+    # Only a kaiser 40's cards: anywhere else a card left out is still missing.
+    assert HandInput.from_dict(STANDARD_HAND | {"five_hearts": 1}, 1, legacy=True).five_hearts == 1
+    plain = {"bidder": 0, "bid": 8, "tricks": [6, 2]}
+    assert HandInput.from_dict(plain, 1, legacy=True).five_hearts is None
 
 
 def test_from_dict_reads_every_field() -> None:

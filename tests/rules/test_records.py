@@ -113,7 +113,6 @@ def test_defaults_rules_and_first_dealer() -> None:
     parsed = record_parse(record)
     assert parsed.rules == rules_build()
     assert parsed.first_dealer == 0
-    assert record_parse(with_(rules=None)).rules == rules_build()
 
 
 def test_unknown_top_level_fields_are_ignored() -> None:
@@ -129,6 +128,10 @@ BAD_TOP = [
     top("rules not an object", {"rules": ["standard"]}, RulesError, "rules: expected an object"),
     top("bad setting", {"rules": {"min_bid": "7"}}, RulesError, "rules: min_bid must be"),
     top("unknown preset", {"rules": {"preset": "x"}}, RulesError, "rules: unknown preset 'x'"),
+    top("rules null", {"rules": None}, RulesError, "rules: rules must not be null"),
+    top("seats null", {"seats": None}, RecordError, "seats: expected a list of 4 names"),
+    top("hands null", {"hands": None}, RecordError, "hands: expected a list of hands"),
+    top("format null", {"format": None}, RecordError, "format: expected 'kaiser-game/1'"),
     top("seats missing", {"seats": ...}, RecordError, "seats: seats is missing"),
     top("seats not a list", {"seats": "Ann"}, RecordError, "seats: expected a list of 4 names"),
     top("too few names", {"seats": ["Ann", "Cat", "Bob"]}, RecordError, "seats: expected 4 names"),

@@ -3,9 +3,11 @@ the target raise of "Targets and the end of the game", and the kaiser 40 of "Spe
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from scorecards.rules import HandInput, game_play, game_score
+from scorecards.rules import NOBODY, HandError, HandInput, game_play, game_score
 
 from .helpers import hand, last, play, rules_of, standing
 
@@ -337,7 +339,7 @@ def test_raised_bid_out_follows_nt_bid_out() -> None:
 
 
 # Kaiser 40: the bidder alone takes every trick, +40 or -40, counted like any score.
-def k40(seat_tricks: tuple, five: int | None, three: int | None, bidder: int = 0) -> HandInput:
+def k40(seat_tricks: tuple, five: Any, three: Any, bidder: int = 0) -> HandInput:
     return HandInput(
         bidder=bidder,
         kind="kaiser40",
@@ -349,12 +351,12 @@ def k40(seat_tricks: tuple, five: int | None, three: int | None, bidder: int = 0
 
 KAISER_40 = [
     ("made", (0, 0), k40((8, 0, 0, 0), 0, 0), (10, 0), (40, 0), True),
-    ("made, five in the partner's hand", (0, 0), k40((8, 0, 0, 0), None, 0), (5, 0), (40, 0), True),
-    ("made, both cards unplayed", (0, 0), k40((8, 0, 0, 0), None, None), (8, 0), (40, 0), True),
+    ("made, five unplayed", (0, 0), k40((8, 0, 0, 0), NOBODY, 0), (5, 0), (40, 0), True),
+    ("made, both cards unplayed", (0, 0), k40((8, 0, 0, 0), NOBODY, NOBODY), (8, 0), (40, 0), True),
     ("set", (0, 0), k40((7, 1, 0, 0), 0, 1), (12, -2), (-40, -2), False),
     ("set, opponents score", (0, 0), k40((4, 3, 0, 1), 1, 0), (1, 9), (-40, 9), False),
     ("set, opponents at the bid-out", (0, 45), k40((4, 3, 0, 1), 1, 0), (1, 9), (-40, 0), False),
-    ("bidder seat 3", (0, 0), k40((0, 0, 0, 8), None, 1, bidder=3), (0, 5), (0, 40), True),
+    ("bidder seat 3", (0, 0), k40((0, 0, 0, 8), NOBODY, 1, bidder=3), (0, 5), (0, 40), True),
 ]
 
 
@@ -371,6 +373,42 @@ def test_kaiser_40(
     assert (scored.points, scored.delta, scored.made) == (points, delta, made)
     assert (scored.bid, scored.kind) == (40, "kaiser40")
     assert scored.as_result()["bid"] == 40
+
+
+@pytest.mark.parametrize(
+    ("five", "three", "field"),
+    [(None, None, "five_hearts"), (0, None, "three_spades"), (None, NOBODY, "five_hearts")],
+)
+def test_a_kaiser_40_card_not_told_is_asked_for(five: Any, three: Any, field: str) -> None:
+    """Neither card tapped is not "both in the partner's hand": the sheet must ask."""
+    rules = rules_of(kaiser_40=True)
+    with pytest.raises(HandError) as caught:
+        game_play(standing(rules, (0, 0)), k40((8, 0, 0, 0), five, three))
+    assert caught.value.field == field
+    assert "or nobody if it stayed in the partner's hand" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("rules", "played", "field"),
+    [
+        (rules_of(), hand(0, 8, (6, 2), NOBODY, 1), "five_hearts"),
+        (rules_of(kaiser_40=True), hand(0, 8, (6, 2), 0, NOBODY), "three_spades"),
+        # Alone at the table, no partner holds a card back.
+        (
+            rules_of("three-player", kaiser_40=True),
+            HandInput(
+                bidder=0, kind="kaiser40", seat_tricks=(8, 0, 0), five_hearts=NOBODY, three_spades=0
+            ),
+            "five_hearts",
+        ),
+    ],
+    ids=["trump bid", "trump bid where kaiser 40 is played", "kaiser 40 without a partner"],
+)
+def test_nobody_only_where_a_card_can_stay_out(rules: Any, played: HandInput, field: str) -> None:
+    with pytest.raises(HandError) as caught:
+        game_score(rules, [played])
+    assert caught.value.field == field
+    assert "cannot be nobody" in str(caught.value)
 
 
 def test_kaiser_40_can_win_and_lose_the_game() -> None:
