@@ -44,7 +44,7 @@ from leagues.tables import (
     PlayerRatingTable,
     PlayerStandingTable,
 )
-from scorecards.pot import cents_text
+from scorecards.pot import cents_decimal, cents_text
 from scorecards.rules_form import RulesForm
 from scorecards.selectors import season_pot_balances
 
@@ -97,7 +97,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
             "name": club.name,
             "standings_public": club.standings_public,
             "hands_need_confirmation": club.hands_need_confirmation,
-            "pot_per_set": None if club.pot_per_set is None else club.pot_per_set / 100,
+            "pot_per_set": None if club.pot_per_set is None else cents_decimal(club.pot_per_set),
         },
     )
     if request.method == "POST" and form.is_valid():

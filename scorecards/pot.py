@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from decimal import Decimal
 
 from scorecards.rules import GameScore
 
@@ -46,6 +47,11 @@ def game_pot(per_set: int | None, score: GameScore) -> Pot | None:
         share, rest = divmod(total, len(seats))
         collected = tuple((seat, share + (1 if i < rest else 0)) for i, seat in enumerate(seats))
     return Pot(per_set=per_set, total=total, fed=tuple(sorted(fed.items())), collected=collected)
+
+
+def cents_decimal(cents: int) -> Decimal:
+    """Cents as an amount with two decimals (150 -> 1.50), as a form shows it."""
+    return (Decimal(cents) / 100).quantize(Decimal("0.01"))
 
 
 def cents_text(cents: int) -> str:

@@ -14,6 +14,7 @@ from leagues.models import Club, Player, Season
 from leagues.roles import GAME_START
 from leagues.selectors import club_current_season, club_players_recent_first
 from scorecards.habits import PASSINGS, GameHabitsForm
+from scorecards.pot import cents_decimal
 from scorecards.rules import KaiserError, Rules, rules_build
 from scorecards.rules.catalogue import rules_describe
 from scorecards.rules_form import RulesForm
@@ -64,7 +65,7 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
     pot = club.pot_per_set if club is not None else None
     habits_form = GameHabitsForm(
         data if request.method == "POST" else None,
-        initial={"pot_per_set": None if pot is None else pot / 100},
+        initial={"pot_per_set": None if pot is None else cents_decimal(pot)},
     )
     if habits_form.is_bound and not habits_form.is_valid():
         errors["habits"] = [_("Check the card passing and the pot.")]
