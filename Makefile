@@ -38,8 +38,18 @@ test: venv system-deps
 	$(PY) manage.py makemigrations --check --dry-run --settings=kaiser_league.settings_test
 	$(PY) -m pytest $(if $(DATABASE_URL),-m "not sqlite",-m "not postgres and not redis") $(PYTEST_ARGS)
 
+## check-examples: the upstream examples through kaiser_score with the upstream checker when they
+## are beside the project (as in CI), otherwise the repository's copy through the same command
+## (UPSTREAM: as [tool.kaiser-league] upstream in pyproject.toml)
+UPSTREAM ?= ../shared
 check-examples: venv
-	$(PY) ../shared/tools/check_examples.py
+	@if [ -d "$(UPSTREAM)/examples" ]; then \
+	  $(PY) $(UPSTREAM)/tools/check_examples.py $(UPSTREAM)/examples && \
+	  $(PY) $(UPSTREAM)/tools/check_examples.py $(UPSTREAM)/examples/lost-heir; \
+	else \
+	  echo "no $(UPSTREAM)/examples: checking the copy in tests/data/examples"; \
+	  $(PY) -m pytest -q -p no:cacheprovider tests/test_kaiser_score_command.py; \
+	fi
 
 lint: venv
 	$(PY) -m ruff check .

@@ -1,4 +1,5 @@
-"""manage.py kaiser_score: the command agrees with every shared example and refuses cleanly."""
+"""manage.py kaiser_score: the command agrees with every scored example (the repository's copy) and
+refuses cleanly."""
 
 from __future__ import annotations
 

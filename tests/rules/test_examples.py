@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scorecards.rules import KaiserError, record_score
-from tests.examples import example_files
+from tests.examples import EXAMPLES_DIR, example_files, upstream_examples
 
 CASES = example_files()
 
@@ -68,3 +68,28 @@ def test_prefix_matching_is_exact_about_numbers() -> None:
     assert names_prefix("hand 7: bid is missing", "hand 7")
     assert not names_prefix("hand 70: bid is missing", "hand 7")
     assert names_prefix("rules: min_bid must be a whole number", "rules")
+
+
+def test_the_copy_is_in_step_with_upstream() -> None:
+    """Where the upstream examples are beside the project (CI), the copy holds exactly the same
+    records and expectations; a clone without them runs the copy, which must be whole."""
+    own = {path.relative_to(EXAMPLES_DIR): path for path in example_files()}
+    assert (EXAMPLES_DIR / "README.md").is_file()
+    assert any(name.parts[0] == "lost-heir" for name in own)
+    upstream = upstream_examples()
+    if upstream is None:
+        assert len(own) >= 33
+        return
+    theirs = {path.relative_to(upstream): path for path in sorted(upstream.rglob("*.json"))}
+    assert sorted(own) == sorted(theirs), "copy upstream's examples into tests/data/examples"
+    for name, path in theirs.items():
+        mine = json.loads(own[name].read_text(encoding="utf-8"))
+        assert mine == json.loads(path.read_text(encoding="utf-8")), f"{name} differs upstream"
+
+
+def test_upstream_is_found_through_the_setting(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "examples").mkdir()
+    monkeypatch.setenv("KAISER_UPSTREAM", str(tmp_path))
+    assert upstream_examples() == tmp_path / "examples"
+    monkeypatch.setenv("KAISER_UPSTREAM", str(tmp_path / "nowhere"))
+    assert upstream_examples() is None
