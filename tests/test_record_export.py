@@ -60,3 +60,20 @@ def test_the_hand_form_tells_nobody_from_not_tapped(posted: dict, five) -> None:
     data = {"bidder": "0", "kind": "kaiser40", "seat_tricks_0": "8", "three_spades": "0"}
     form = hand_form_parse(data | posted, rules, key_required=False)
     assert form.hand is not None and form.hand.five_hearts == five
+
+
+@pytest.mark.django_db
+def test_hand_habits_come_back_from_an_import(club) -> None:
+    played = {"bidder": 0, "bid": 8, "tricks": [6, 2], "five_hearts": 0, "three_spades": 1}
+    record = {
+        "format": "kaiser-game/1",
+        "rules": {"preset": "saskatchewan"},
+        "seats": ["Ann", "Cat", "Bob", "Dan"],
+        "first_dealer": 0,
+        "hands": [
+            {"thrown_in": True, "misdeal": "no-face"},
+            {**played, "passing": "3-2-1", "kitty": "bidder", "announced": "high"},
+        ],
+    }
+    game = game_import(club=club, record=record)
+    assert game_record(game)["hands"] == record["hands"]

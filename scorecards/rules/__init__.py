@@ -40,6 +40,15 @@ from scorecards.rules.catalogue import (
     settings_catalogue,
 )
 from scorecards.rules.errors import HandError, KaiserError, RecordError, RulesError
+from scorecards.rules.habits import (
+    ANNOUNCED,
+    KITTY,
+    MISDEALS,
+    PASSING,
+    Pot,
+    PotAccount,
+    pot_account,
+)
 from scorecards.rules.presets import (
     BID_KINDS,
     BOUNDS,
@@ -63,9 +72,13 @@ from scorecards.rules.scoring import (
 )
 
 __all__ = [
+    "ANNOUNCED",
     "BID_KINDS",
     "BOUNDS",
+    "KITTY",
+    "MISDEALS",
     "NOBODY",
+    "PASSING",
     "PRESETS",
     "PRESET_CHANGES",
     "SETTINGS",
@@ -75,6 +88,8 @@ __all__ = [
     "HandInput",
     "HandScore",
     "KaiserError",
+    "Pot",
+    "PotAccount",
     "Preset",
     "RecordError",
     "Rules",
@@ -86,6 +101,7 @@ __all__ = [
     "game_play",
     "game_score",
     "max_bid_limit",
+    "pot_account",
     "presets_catalogue",
     "record_parse",
     "record_score",

@@ -6,10 +6,11 @@ The functions take an already-parsed JSON mapping; reading files is the caller's
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scorecards.rules.errors import HandError, RecordError, RulesError, shown
+from scorecards.rules.habits import Pot, game_habits_parse, pot_account
 from scorecards.rules.i18n import _
 from scorecards.rules.presets import Rules, rules_build
 from scorecards.rules.scoring import HandInput, first_dealer_check, game_score
@@ -26,6 +27,15 @@ class GameRecord:
     seats: tuple[str, ...]
     first_dealer: int
     hands: tuple[HandInput, ...]
+    # The game's table habits, as given: `passing` and `kitty` (text), `pot` (a Pot).
+    habits: dict[str, Any] = field(default_factory=dict)
+
+    def habits_dict(self) -> dict[str, Any]:
+        """The game-level habits as a record writes them (only those given)."""
+        return {
+            name: value.to_dict() if isinstance(value, Pot) else value
+            for name, value in self.habits.items()
+        }
 
     def to_dict(self) -> dict[str, Any]:
         """The `kaiser-game/1` record (rules written in full); `record_parse` reads it back."""
@@ -34,6 +44,7 @@ class GameRecord:
             "rules": self.rules.as_dict(),
             "seats": list(self.seats),
             "first_dealer": self.first_dealer,
+            **self.habits_dict(),
             "hands": [hand.to_dict() for hand in self.hands],
         }
 
@@ -91,6 +102,7 @@ def record_parse(record: Mapping[str, Any]) -> GameRecord:
     seats = _seats(record["seats"], rules)
     first_dealer = record.get("first_dealer", 0)
     first_dealer_check(rules, first_dealer)
+    habits = game_habits_parse(record)
     raw_hands = record.get("hands")
     if not isinstance(raw_hands, list | tuple):
         raise RecordError(
@@ -103,11 +115,19 @@ def record_parse(record: Mapping[str, Any]) -> GameRecord:
         except HandError:
             game_score(rules, hands, first_dealer)  # an earlier hand may be wrong already
             raise
-    return GameRecord(rules=rules, seats=seats, first_dealer=first_dealer, hands=tuple(hands))
+    return GameRecord(
+        rules=rules, seats=seats, first_dealer=first_dealer, hands=tuple(hands), habits=habits
+    )
 
 
 def record_score(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Score a `kaiser-game/1` record: its `kaiser-result/1` document, or the KaiserError
-    (RulesError, RecordError, HandError) of the first thing wrong with it."""
+    """Score a `kaiser-game/1` record: its `kaiser-result/1` document (with the `pot` account
+    when the record has a pot), or the KaiserError (RulesError, RecordError, HandError) of the
+    first thing wrong with it."""
     parsed = record_parse(record)
-    return game_score(parsed.rules, parsed.hands, parsed.first_dealer).as_result(parsed.seats)
+    game = game_score(parsed.rules, parsed.hands, parsed.first_dealer)
+    result = game.as_result(parsed.seats)
+    pot = parsed.habits.get("pot")
+    if pot is not None:
+        result["pot"] = pot_account(game, pot).as_dict()
+    return result

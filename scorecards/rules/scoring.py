@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Any
 
 from scorecards.rules.errors import HandError, RecordError, shown
+from scorecards.rules.habits import HAND_HABITS, hand_habit_error
 from scorecards.rules.i18n import _
 from scorecards.rules.presets import BID_KINDS, Rules
 
@@ -134,6 +135,11 @@ class HandInput:
     insult: int | None = None
     auction: tuple[str, ...] | None = None
     dealer: int | None = None
+    # Table habits, kept but never scored (see scorecards.rules.habits).
+    misdeal: str | None = None
+    passing: str | None = None
+    kitty: str | None = None
+    announced: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("tricks", "seat_tricks", "auction"):
@@ -236,6 +242,7 @@ class HandInput:
             insult=whole("insult"),
             auction=auction,
             dealer=whole("dealer"),
+            **{name: raw[name] for name in HAND_HABITS if name in raw},
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -264,6 +271,9 @@ class HandInput:
                 out[name] = None if value is NOBODY else value
         if self.insult is not None:
             out["insult"] = self.insult
+        for name in HAND_HABITS:
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
         return out
 
 
@@ -421,6 +431,7 @@ _NOT_NULL = (
     "tricks",
     "seat_tricks",
     "insult",
+    *HAND_HABITS,
 )
 
 
@@ -898,6 +909,12 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
             )
     if not isinstance(hand.thrown_in, bool):
         raise HandError(number, "thrown_in", _thrown_in_error(hand.thrown_in))
+    for name in HAND_HABITS:
+        value = getattr(hand, name)
+        if value is not None:
+            problem = hand_habit_error(name, value, hand.thrown_in)
+            if problem is not None:
+                raise HandError(number, name, problem)
     before = tuple(table.scores)
     bid_out = table.bid_out  # the one in force when the hand began, whatever this hand does
     if hand.thrown_in:
