@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
@@ -47,7 +49,12 @@ class PotField(forms.DecimalField):
         kwargs.setdefault("label", _("Pot: each set bid puts in"))
         kwargs.setdefault("help_text", _("Empty: no pot. The winners collect it."))
         super().__init__(
-            required=False, min_value=0, max_value=1000, decimal_places=2, max_digits=6, **kwargs
+            required=False,
+            min_value=Decimal("0.01"),
+            max_value=1000,
+            decimal_places=2,
+            max_digits=6,
+            **kwargs,
         )
         self.localize = True
         self.widget.is_localized = True

@@ -1,21 +1,15 @@
-"""Table habits a `kaiser-game/1` record carries beside the hands the engine scores: why a hand
-was misdealt, how cards were passed, what the kitty was used for, a bid announced high or low,
-and the money pot. None of them changes a score (the engine ignores them); they are kept as
-entered and written back by export.
+"""Table habits at the table and in the game's page: the engine's habit fields
+(scorecards.rules.habits, docs/game-record.md) in words and in forms. None changes a score.
 
-This module is the one place that knows their names and values (docs/game-record.md):
-
-- top level: `passing` (the game's card-passing scheme), `pot_per_set` (what each set bid puts
-  in the pot, a whole number of cents);
-- a hand: `misdeal` (a thrown-in hand only), `passing` (this hand's passing), `kitty`,
-  `announce` ("high" or "low").
-
-`passing` is a named scheme or the dealer's call, written as numbers joined by dashes ("3-2-1").
+- a hand: `misdeal` (thrown-in hands), `passing`, `kitty`, `announced`: carried by `HandInput`,
+  so a hand's record keeps them;
+- a game: `passing`, `kitty` and the pot (`pot: {"per_set": N}`, N in cents), kept on `Game`
+  (`passing`, `kitty`, `pot_per_set`) and written back by export.
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,140 +18,94 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from leagues.forms import PotField
-from scorecards.rules import HandError, RecordError, Rules
+from scorecards.rules import ANNOUNCED, KITTY, MISDEALS, PASSING, HandInput, Rules
 from scorecards.rules.catalogue import card_names
+from scorecards.rules.habits import hand_habit_error, passing_error
 
-MISDEALS = {
-    "no-ace": gettext_lazy("a hand without an ace"),
-    "no-face": gettext_lazy("a hand without a face card"),
-    "no-five-three": gettext_lazy("a hand without a 5 or a 3"),
-    "four-tens": gettext_lazy("four 10s in one hand"),
-    "four-nines": gettext_lazy("four 9s in one hand"),
-    "four-eights": gettext_lazy("four 8s in one hand"),
-    "all-passed": gettext_lazy("everyone passed"),
-}
-PASSINGS = {
-    "partner-1": gettext_lazy("1 card to the partner"),
-    "across-2": gettext_lazy("2 cards across"),
-    "left": gettext_lazy("to the left"),
-    "right": gettext_lazy("to the right"),
-    "across": gettext_lazy("across"),
-    "rotation": gettext_lazy("left, right, across in turn"),
-    "after-auction": gettext_lazy("after the auction"),
-}
-KITTIES = {
-    "bidder": gettext_lazy("the bidder took it and discarded"),
-    "dealer": gettext_lazy("the dealer took it and discarded"),
-    "last-trick": gettext_lazy("it went with the last trick"),
-    "unused": gettext_lazy("set aside unseen"),
-}
-ANNOUNCES = {"high": gettext_lazy("high"), "low": gettext_lazy("low")}
-
-GAME_FIELDS = ("passing", "pot_per_set")
-HAND_FIELDS = ("misdeal", "passing", "kitty", "announce")
-POT_MAX = 100_000  # cents a set bid may put in: 1 000.00
-DEALER_CALL = re.compile(r"^[1-8](-[1-8]){0,7}$")
+HAND_FIELDS = ("misdeal", "passing", "kitty", "announced")
 
 
-def passing_valid(value: Any) -> bool:
-    return isinstance(value, str) and (value in PASSINGS or bool(DEALER_CALL.match(value)))
+def _labels() -> dict[str, dict[str, Any]]:
+    return {
+        "misdeal": {
+            "no-ace": gettext_lazy("a hand without an ace"),
+            "no-face": gettext_lazy("a hand without a face card"),
+            "no-five-or-three": gettext_lazy("a hand without a 5 or a 3"),
+            "four-tens": gettext_lazy("four 10s in one hand"),
+            "four-nines": gettext_lazy("four 9s in one hand"),
+            "four-eights": gettext_lazy("four 8s in one hand"),
+            "all-passed": gettext_lazy("everyone passed"),
+            "other": gettext_lazy("another reason"),
+        },
+        "passing": {
+            "none": gettext_lazy("no passing"),
+            "partner": gettext_lazy("1 card to the partner"),
+            "across": gettext_lazy("2 cards across"),
+            "left": gettext_lazy("to the left"),
+            "right": gettext_lazy("to the right"),
+            "rotation": gettext_lazy("left, right, across in turn"),
+            "after-auction": gettext_lazy("after the auction"),
+            "dealer-call": gettext_lazy("the dealer calls it"),
+        },
+        "kitty": {
+            "none": gettext_lazy("no kitty"),
+            "bidder": gettext_lazy("the bidder took it and discarded"),
+            "dealer": gettext_lazy("the dealer took it and discarded"),
+            "set-aside": gettext_lazy("set aside unseen"),
+            "last-trick": gettext_lazy("it went with the last trick"),
+        },
+        "announced": {"high": gettext_lazy("high"), "low": gettext_lazy("low")},
+    }
+
+
+def _choices(name: str, values: tuple[str, ...]) -> list[tuple[str, Any]]:
+    labels = _labels()[name]
+    return [(value, labels.get(value, value)) for value in values]
 
 
 def passing_text(value: str) -> str:
     """A passing scheme in words ("the dealer's call: 3-2-1" for a call)."""
-    if value in PASSINGS:
-        return str(PASSINGS[value])
+    label = _labels()["passing"].get(value)
+    if label is not None:
+        return str(label)
     return _("the dealer's call: %(call)s") % {"call": value}
 
 
-def _choice(value: Any, choices: Mapping[str, Any]) -> bool:
-    return isinstance(value, str) and value in choices
-
-
-def game_habits_read(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The top-level habits of a record (only those present), or RecordError naming the field."""
-    out: dict[str, Any] = {}
-    if "passing" in record:
-        if not passing_valid(record["passing"]):
-            raise RecordError(
-                "passing",
-                _("expected one of %(names)s, or the dealer's call such as 3-2-1")
-                % {"names": ", ".join(PASSINGS)},
-            )
-        out["passing"] = record["passing"]
-    if "pot_per_set" in record:
-        value = record["pot_per_set"]
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= POT_MAX:
-            raise RecordError(
-                "pot_per_set",
-                _("expected a whole number of cents from 0 to %(max)s") % {"max": POT_MAX},
-            )
-        out["pot_per_set"] = value
-    return out
-
-
-def hand_habits_read(raw: Any, number: int) -> dict[str, Any]:
-    """The habits of one record hand (only those present), or HandError naming the field."""
-    if not isinstance(raw, Mapping):
-        return {}
-    out: dict[str, Any] = {}
-    checks = {
-        "misdeal": lambda v: _choice(v, MISDEALS),
-        "passing": passing_valid,
-        "kitty": lambda v: _choice(v, KITTIES),
-        "announce": lambda v: _choice(v, ANNOUNCES),
-    }
-    for name, check in checks.items():
-        if name not in raw:
-            continue
-        if not check(raw[name]):
-            raise HandError(number, name, _("not a value this field takes"))
-        out[name] = raw[name]
-    if "misdeal" in out and raw.get("thrown_in") is not True:
-        raise HandError(number, "misdeal", _("only a thrown-in hand has a misdeal reason"))
-    return out
-
-
-def hand_habits_of(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The habits kept in a stored hand record."""
-    return {name: record[name] for name in HAND_FIELDS if name in record}
-
-
 def hand_habits_post(data: Mapping[str, Any], *, thrown_in: bool) -> tuple[dict, dict]:
-    """The habits of a hand posted by the table's form: (habits, errors by field). An empty
-    choice is "not recorded"."""
+    """The habits of a hand posted by the table's form: (habits, errors by field), checked by
+    the engine. An empty choice is "not recorded"; a misdeal's reason goes with a thrown-in hand
+    only, and the others with a played hand only."""
     habits: dict[str, Any] = {}
     errors: dict[str, list[str]] = {}
-    fields = {
-        "misdeal": lambda v: _choice(v, MISDEALS),
-        "passing": passing_valid,
-        "kitty": lambda v: _choice(v, KITTIES),
-        "announce": lambda v: _choice(v, ANNOUNCES),
-    }
-    for name, check in fields.items():
+    for name in HAND_FIELDS:
         value = data.get(name, "")
         value = value.strip()[:20] if isinstance(value, str) else ""
-        # A misdeal's reason goes with a thrown-in hand only; nothing else is played then.
         if not value or (name == "misdeal") != thrown_in:
             continue
-        if not check(value):
-            errors[name] = [_("Choose one of the values offered.")]
+        problem = hand_habit_error(name, value, thrown_in)
+        if problem is not None:
+            errors[name] = [problem]
             continue
         habits[name] = value
     return habits, errors
 
 
+def hand_with_habits(hand: HandInput, habits: Mapping[str, Any]) -> HandInput:
+    return dataclasses.replace(hand, **habits) if habits else hand
+
+
 def habits_text(record: Mapping[str, Any]) -> list[str]:
-    """A hand's habits in words, for the sheet and the hand's page."""
+    """A hand's habits in words, for the hand's page."""
+    labels = _labels()
     out = []
-    if record.get("misdeal") in MISDEALS:
-        out.append(_("Misdeal: %(reason)s") % {"reason": MISDEALS[record["misdeal"]]})
-    if passing_valid(record.get("passing")):
+    if record.get("misdeal") in labels["misdeal"]:
+        out.append(_("Misdeal: %(reason)s") % {"reason": labels["misdeal"][record["misdeal"]]})
+    if isinstance(record.get("passing"), str):
         out.append(_("Cards passed: %(scheme)s") % {"scheme": passing_text(record["passing"])})
-    if record.get("kitty") in KITTIES:
-        out.append(_("Kitty: %(use)s") % {"use": KITTIES[record["kitty"]]})
-    if record.get("announce") in ANNOUNCES:
-        out.append(_("Announced %(how)s") % {"how": ANNOUNCES[record["announce"]]})
+    if record.get("kitty") in labels["kitty"]:
+        out.append(_("Kitty: %(use)s") % {"use": labels["kitty"][record["kitty"]]})
+    if record.get("announced") in labels["announced"]:
+        out.append(_("Announced %(how)s") % {"how": labels["announced"][record["announced"]]})
     return out
 
 
@@ -174,15 +122,19 @@ def entry_table_habits(rules: Rules) -> dict[str, Any]:
         "three_legend": _("%(card)s taken by") % {"card": three},
         "five_blank": _("%(card)s cancelled by a blank") % {"card": five},
         "three_blank": _("%(card)s cancelled by a blank") % {"card": three},
-        "misdeals": list(MISDEALS.items()),
-        "passings": list(PASSINGS.items()),
-        "kitties": list(KITTIES.items()),
-        "announces": list(ANNOUNCES.items()),
+        "misdeals": _choices("misdeal", MISDEALS),
+        "passings": _choices("passing", PASSING),
+        "kitties": _choices("kitty", KITTY),
+        "announces": _choices("announced", ANNOUNCED),
     }
 
 
+def passing_choices() -> list[tuple[str, Any]]:
+    return _choices("passing", PASSING)
+
+
 class GameHabitsForm(forms.Form):
-    """The table habits a game starts with: its card-passing scheme and its pot."""
+    """The table habits a game starts with: its card passing, its kitty and its pot."""
 
     passing = forms.CharField(
         label=gettext_lazy("Card passing"),
@@ -191,21 +143,39 @@ class GameHabitsForm(forms.Form):
         help_text=gettext_lazy("A scheme from the list, or the dealer's call such as 3-2-1."),
         widget=forms.TextInput(attrs={"list": "passing-schemes", "autocomplete": "off"}),
     )
+    kitty = forms.ChoiceField(label=gettext_lazy("The kitty"), required=False)
     pot_per_set = PotField()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["kitty"].choices = [("", "—"), *_choices("kitty", KITTY)]
 
     def clean_passing(self) -> str:
         value = self.cleaned_data["passing"].strip()
-        if value and not passing_valid(value):
-            raise forms.ValidationError(
-                _("Choose a scheme from the list, or write a call such as 3-2-1.")
-            )
+        if value:
+            problem = passing_error(value)
+            if problem is not None:
+                raise forms.ValidationError(problem)
         return value
 
     def habits(self) -> dict[str, Any]:
-        """The record's top-level habits (only those chosen)."""
+        """The chosen habits as a record's top level writes them (only those chosen)."""
         out: dict[str, Any] = {}
-        if self.cleaned_data.get("passing"):
-            out["passing"] = self.cleaned_data["passing"]
+        for name in ("passing", "kitty"):
+            if self.cleaned_data.get(name):
+                out[name] = self.cleaned_data[name]
         if self.cleaned_data.get("pot_per_set") is not None:
-            out["pot_per_set"] = self.cleaned_data["pot_per_set"]
+            out["pot"] = {"per_set": self.cleaned_data["pot_per_set"]}
         return out
+
+
+def game_habits_record(game: Any) -> dict[str, Any]:
+    """A game's top-level habits as its record writes them (only those it keeps)."""
+    out: dict[str, Any] = {}
+    if game.passing:
+        out["passing"] = game.passing
+    if game.kitty:
+        out["kitty"] = game.kitty
+    if game.pot_per_set is not None:
+        out["pot"] = {"per_set": game.pot_per_set}
+    return out

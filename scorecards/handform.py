@@ -8,7 +8,7 @@ points. Field names are the contract of `POST /games/<id>/hands/`:
     idempotency_key, number, thrown_in, bidder, bid, kind, tricks_<side>, tricks_bidder,
     seat_tricks_<seat>, five_hearts, three_spades, insult, auction (repeated or comma-separated),
     sold ("accepted" / "took_over", where the dealer sells the contract), and the table habits
-    misdeal, passing, kitty, announce (scorecards/habits.py)
+    misdeal, passing, kitty, announced (scorecards/habits.py)
 
 A special card's value is a side number, or "nobody" (a kaiser 40 partner's unplayed card, or
 one cancelled by a blank card); left empty, the engine asks for it.
@@ -23,7 +23,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scorecards.habits import hand_habits_post
+from scorecards.habits import hand_habits_post, hand_with_habits
 from scorecards.rules import BID_KINDS, NOBODY, HandInput, KaiserError, Rules
 from scorecards.rules.scoring import Card
 
@@ -53,7 +53,7 @@ ENGINE_FIELDS = {
     "misdeal": "misdeal",
     "passing": "passing",
     "kitty": "kitty",
-    "announce": "announce",
+    "announced": "announced",
 }
 
 
@@ -69,7 +69,7 @@ class HandForm:
     number: int | None = None
     filled: set[str] = field(default_factory=set)
     values: dict[str, Any] = field(default_factory=dict)
-    # Table habits (scorecards.habits) to keep in the hand's record.
+    # Table habits (scorecards.habits), set on `hand` too.
     habits: dict[str, Any] = field(default_factory=dict)
 
     def add_error(self, name: str, message: str) -> None:
@@ -184,7 +184,7 @@ def hand_form_parse(
         form.filled.add("thrown_in")
         _habits(form, data, thrown_in=True)
         if not form.errors:
-            form.hand = HandInput(thrown_in=True)
+            form.hand = HandInput(thrown_in=True, **form.habits)
         return form
 
     bidder = _sold_bidder(form, data, rules, _whole(form, data, "bidder"), dealer)
@@ -263,6 +263,7 @@ def hand_form_parse(
         insult=insult,
         auction=tuple(calls) if calls else None,
     )
+    form.hand = hand_with_habits(form.hand, form.habits)
     return form
 
 
@@ -296,7 +297,7 @@ def hand_form_initial(
         "insult": record.get("insult"),
         "auction": list(record.get("auction") or []),
         "sold": _sold_initial(record, rules, dealer),
-        **{name: record.get(name) for name in ("misdeal", "passing", "kitty", "announce")},
+        **{name: record.get(name) for name in ("misdeal", "passing", "kitty", "announced")},
     }
 
 

@@ -40,6 +40,7 @@ class Game(models.Model):
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0)
     # Table habits of the record's top level (scorecards/habits.py); no score depends on them.
     passing = models.CharField(_("card passing"), max_length=20, blank=True)
+    kitty = models.CharField(_("kitty"), max_length=20, blank=True)
     # Cents each set bid puts in the pot; null: the game keeps no pot.
     pot_per_set = models.PositiveIntegerField(_("pot per set bid"), null=True, blank=True)
     status = models.CharField(

@@ -6,9 +6,18 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from scorecards.habits import hand_habits_of
+from scorecards.habits import game_habits_record
 from scorecards.models import Game, Hand, HandVersion
-from scorecards.rules import GameScore, HandInput, game_play, game_score, rules_build
+from scorecards.rules import (
+    GameScore,
+    HandInput,
+    Pot,
+    PotAccount,
+    game_play,
+    game_score,
+    pot_account,
+    rules_build,
+)
 
 
 def game_with_seats(game_id: int) -> Game:
@@ -58,13 +67,8 @@ def game_record(game: Game) -> dict[str, Any]:
         "seats": seat_names(game),
         "first_dealer": game.first_dealer,
     }
-    if game.passing:
-        record["passing"] = game.passing
-    if game.pot_per_set is not None:
-        record["pot_per_set"] = game.pot_per_set
-    record["hands"] = [
-        {**hand_record_export(hand), **hand_habits_of(hand.record)} for hand in game_hands(game)
-    ]
+    record.update(game_habits_record(game))
+    record["hands"] = [hand_record_export(hand) for hand in game_hands(game)]
     return record
 
 
@@ -111,11 +115,12 @@ def game_preview(score: GameScore, hand: HandInput) -> GameScore:
     return game_play(score, hand)
 
 
-def game_pot_of(game: Game, score: GameScore):
-    """The game's pot (scorecards.pot.Pot), or None when it keeps none."""
-    from scorecards.pot import game_pot
-
-    return game_pot(game.pot_per_set, score)
+def game_pot_of(game: Game, score: GameScore) -> PotAccount | None:
+    """Who fed the game's pot and who collects it (the engine's account), or None when the game
+    keeps no pot."""
+    if game.pot_per_set is None:
+        return None
+    return pot_account(score, Pot(per_set=game.pot_per_set))
 
 
 def season_pot_balances(season) -> list[tuple[str, int]]:
@@ -135,10 +140,6 @@ def season_pot_balances(season) -> list[tuple[str, int]]:
     for game in games:
         hands = sorted(game.hands.all(), key=lambda h: h.number)
         pot = game_pot_of(game, game_scored(game, hands))
-        seats = {seat.seat: seat for seat in game.seats.all()}
-        for number, cents in pot.balances().items():
-            seat = seats[number]
-            balances[seat.player.name if seat.player else seat.name] += cents
-        for seat in seats.values():  # a player who neither paid nor collected shows 0
-            balances[seat.player.name if seat.player else seat.name] += 0
+        for seat in game.seats.all():
+            balances[seat.player.name if seat.player else seat.name] += pot.balance[seat.seat]
     return sorted(balances.items(), key=lambda item: (-item[1], item[0].lower()))

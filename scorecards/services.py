@@ -19,7 +19,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.models import Club, Player, Season
-from scorecards.habits import game_habits_read, hand_habits_read
 from scorecards.models import Game, GameStatus, Hand, HandAction, HandVersion, Seat
 from scorecards.rules import (
     GameScore,
@@ -31,6 +30,7 @@ from scorecards.rules import (
     game_score,
     record_parse,
 )
+from scorecards.rules.habits import game_habits_parse
 from scorecards.rules.scoring import first_dealer_check
 
 
@@ -126,11 +126,10 @@ def _version_keep(
     )
 
 
-def _hand_fields(hand: HandInput, scored: HandScore, habits: Mapping | None = None) -> dict:
-    """Columns of a Hand row: the record as entered (with its table habits, which the engine
-    ignores) plus the engine's reading of it."""
+def _hand_fields(hand: HandInput, scored: HandScore) -> dict:
+    """Columns of a Hand row: the record as entered plus the engine's reading of it."""
     return {
-        "record": {**hand.to_dict(), **(habits or {})},
+        "record": hand.to_dict(),
         "dealer": scored.dealer,
         "thrown_in": scored.thrown_in,
         "bidder": None if scored.thrown_in else scored.bidder,
@@ -165,9 +164,9 @@ def game_start(
     habits: Mapping | None = None,
 ) -> Game:
     """Start a game with `seats` (players of `club`, or plain names for a quick game) clockwise
-    from seat 0. Raises RecordError naming `seats` or `first_dealer` on a bad table, or the
-    habit at fault (`habits`: the record's top-level `passing` and `pot_per_set`)."""
-    habits = game_habits_read(habits or {})
+    from seat 0, and its table `habits` as a record's top level writes them (`passing`, `kitty`,
+    `pot`). Raises RecordError naming `seats`, `first_dealer` or the habit at fault."""
+    habits = game_habits_parse(habits or {})
     if len(seats) != rules.seats:
         raise RecordError(
             "seats",
@@ -195,7 +194,8 @@ def game_start(
         first_dealer=first_dealer,
         created_by=created_by,
         passing=habits.get("passing", ""),
-        pot_per_set=habits.get("pot_per_set"),
+        kitty=habits.get("kitty", ""),
+        pot_per_set=habits["pot"].per_set if "pot" in habits else None,
     )
     Seat.objects.bulk_create(
         Seat(
@@ -218,10 +218,8 @@ def hand_record(
     number: int | None = None,
     entered_by: AbstractBaseUser | None = None,
     entered_by_name: str = "",
-    habits: Mapping | None = None,
 ) -> HandRecorded:
-    """Append `hand` to `game`, with its table `habits` (read by scorecards.habits) kept in
-    its record.
+    """Append `hand` to `game`.
 
     - The same `idempotency_key` twice returns the hand stored the first time (created=False).
     - `number`, when given, is the hand number the phone believes comes next; if that number is
@@ -256,7 +254,7 @@ def hand_record(
                 idempotency_key=key,
                 entered_by=entered_by,
                 entered_by_name=entered_by_name[:80],
-                **_hand_fields(hand, scored, habits),
+                **_hand_fields(hand, scored),
             )
             _version_keep(
                 locked,
@@ -294,11 +292,9 @@ def hand_correct(
     hand: HandInput,
     by: AbstractBaseUser | None = None,
     by_name: str = "",
-    habits: Mapping | None = None,
 ) -> GameScore:
-    """Replace hand `number` (and its table `habits`) and re-score the game. Later hands are
-    validated again; if the correction makes any of them impossible, HandError names it and
-    nothing changes."""
+    """Replace hand `number` and re-score the game. Later hands are validated again; if the
+    correction makes any of them impossible, HandError names it and nothing changes."""
     locked = _locked_game(game.pk)
     stored = list(locked.hands.order_by("number"))
     if not 1 <= number <= len(stored):
@@ -308,7 +304,7 @@ def hand_correct(
     score = game_score(locked.rules_value, inputs, locked.first_dealer)
     target = stored[number - 1]
     before = target.record
-    for field, value in _hand_fields(hand, score.hands[number - 1], habits).items():
+    for field, value in _hand_fields(hand, score.hands[number - 1]).items():
         setattr(target, field, value)
     # A corrected hand must be confirmed again.
     target.confirmed_at = None
@@ -353,8 +349,6 @@ def game_import(
     written, so a refused record leaves nothing behind."""
     parsed = record_parse(record)
     game_score(parsed.rules, parsed.hands, parsed.first_dealer)
-    game_habits = game_habits_read(record)
-    hand_habits = [hand_habits_read(raw, n) for n, raw in enumerate(record["hands"], 1)]
     players = []
     for name in parsed.seats:
         # Look up the name as it will be stored (80 characters), and compare it the way the
@@ -378,12 +372,10 @@ def game_import(
         season=season,
         first_dealer=parsed.first_dealer,
         created_by=created_by,
-        habits=game_habits,
+        habits=parsed.habits_dict(),
     )
-    for hand, habits in zip(parsed.hands, hand_habits, strict=True):
-        hand_record(
-            game=game, hand=hand, entered_by=created_by, entered_by_name="import", habits=habits
-        )
+    for hand in parsed.hands:
+        hand_record(game=game, hand=hand, entered_by=created_by, entered_by_name="import")
     return game
 
 

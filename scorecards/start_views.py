@@ -13,7 +13,7 @@ from leagues.access import club_for_member
 from leagues.models import Club, Player, Season
 from leagues.roles import GAME_START
 from leagues.selectors import club_current_season, club_players_recent_first
-from scorecards.habits import PASSINGS, GameHabitsForm
+from scorecards.habits import GameHabitsForm, passing_choices
 from scorecards.pot import cents_decimal
 from scorecards.rules import KaiserError, Rules, rules_build
 from scorecards.rules.catalogue import rules_describe
@@ -104,7 +104,7 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
         "players": players,
         "rules_form": rules_form,
         "habits_form": habits_form,
-        "passings": list(PASSINGS.items()),
+        "passings": passing_choices(),
         "season_rules": (
             _("The rules of %(season)s: %(rules)s")
             % {"season": season, "rules": rules_describe(fallback)}

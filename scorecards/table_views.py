@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import uuid
+from collections import Counter
 from typing import Any
 
 from django.core.cache import cache
@@ -228,11 +229,15 @@ def _pot_context(game: Game, score: GameScore, names: list[str]) -> dict[str, An
     pot = game_pot_of(game, score)
     if pot is None:
         return None
+    fed: Counter[int] = Counter(seat for _number, seat in pot.fed)
     return {
         "per_set": cents_text(pot.per_set),
         "total": cents_text(pot.total),
-        "fed": [(names[seat], cents_text(cents)) for seat, cents in pot.fed],
-        "collected": [(names[seat], cents_text(cents)) for seat, cents in pot.collected],
+        "fed": [(names[seat], cents_text(n * pot.per_set)) for seat, n in sorted(fed.items())],
+        "collected": [
+            (names[seat], cents_text(pot.balance[seat] + fed[seat] * pot.per_set))
+            for seat in pot.winners or ()
+        ],
     }
 
 
@@ -305,7 +310,6 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
             number=form.number,
             entered_by=user,
             entered_by_name=_signature(request, game),
-            habits=form.habits,
         )
     except HandConflict as conflict:
         existing = conflict.existing
@@ -490,7 +494,6 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
                 hand_correct(
                     game=game,
                     number=number,
-                    habits=form.habits,
                     hand=form.hand,
                     by=user,
                     by_name=_signature(request, game, names),

@@ -110,7 +110,7 @@ def game(club, players, alice) -> Game:
         rules=rules_build(),
         club=club,
         created_by=alice,
-        habits={"passing": "3-2-1", "pot_per_set": 150},
+        habits={"passing": "3-2-1", "pot": {"per_set": 150}},
     )
 
 
@@ -125,26 +125,26 @@ def test_a_hand_keeps_its_table_habits(game, as_alice) -> None:
         tricks_bidder=3,
         five_hearts=0,
         three_spades=1,
-        passing="across-2",
-        kitty="unused",
-        announce="low",
+        passing="across",
+        kitty="set-aside",
+        announced="low",
     )
     hands = game_record(game)["hands"]
     assert hands[0] == {"thrown_in": True, "misdeal": "four-tens"}
-    assert (hands[1]["passing"], hands[1]["kitty"], hands[1]["announce"]) == (
-        "across-2",
-        "unused",
+    assert (hands[1]["passing"], hands[1]["kitty"], hands[1]["announced"]) == (
+        "across",
+        "set-aside",
         "low",
     )
     page = as_alice.get(reverse("hand_detail", args=[game.pk, 2])).content.decode()
-    assert 'value="across-2"' in page
+    assert 'value="across"' in page
 
 
 @pytest.mark.parametrize(
     ("fields", "field"),
     [
         ({"kitty": "eaten"}, "kitty"),
-        ({"announce": "sideways"}, "announce"),
+        ({"announced": "sideways"}, "announced"),
         ({"passing": "9-9"}, "passing"),
     ],
 )
@@ -188,7 +188,8 @@ def test_import_then_export_keeps_every_habit_and_the_pot(club) -> None:
         "seats": ["Ann", "Cat", "Bob", "Dan"],
         "first_dealer": 0,
         "passing": "rotation",
-        "pot_per_set": 25,
+        "kitty": "bidder",
+        "pot": {"per_set": 25},
         "hands": [
             {"thrown_in": True, "misdeal": "no-face"},
             {
@@ -199,7 +200,7 @@ def test_import_then_export_keeps_every_habit_and_the_pot(club) -> None:
                 "three_spades": 0,
                 "passing": "left",
                 "kitty": "bidder",
-                "announce": "high",
+                "announced": "high",
             },
         ],
     }
@@ -212,8 +213,9 @@ def test_import_then_export_keeps_every_habit_and_the_pot(club) -> None:
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"pot_per_set": -1}, "pot_per_set"),
-        ({"pot_per_set": True}, "pot_per_set"),
+        ({"pot": {"per_set": -1}}, "pot"),
+        ({"pot": {"per_set": True}}, "pot"),
+        ({"kitty": "eaten"}, "kitty"),
         ({"passing": "sideways"}, "passing"),
     ],
 )
@@ -258,7 +260,7 @@ def test_season_pot_page(
     for _ in range(2):
         record = {
             "rules": {"preset": "standard", "target": 10},
-            "pot_per_set": 200,
+            "pot": {"per_set": 200},
             "seats": ["Ann", "Cat", "Bob", "Dan"],
             "hands": [
                 {"bidder": 0, "bid": 9, "tricks": [3, 5], "five_hearts": 1, "three_spades": 0},
@@ -284,8 +286,10 @@ def test_the_club_sets_the_pot_of_its_new_games(club, players, as_alice) -> None
     new = reverse("club_game_new", args=[club.slug])
     assert 'name="pot_per_set" value="0.50"' in as_alice.get(new).content.decode()
     seats = {"seat_0": "Ann", "seat_1": "Cat", "seat_2": "Bob", "seat_3": "Dan"}
-    as_alice.post(new, {**seats, "pot_per_set": "0.50", "passing": "partner-1", "start": "1"})
+    as_alice.post(
+        new, {**seats, "pot_per_set": "0.50", "passing": "partner", "kitty": "none", "start": "1"}
+    )
     game = Game.objects.get()
-    assert (game.pot_per_set, game.passing) == (50, "partner-1")
+    assert (game.pot_per_set, game.passing, game.kitty) == (50, "partner", "none")
     response = as_alice.post(new, {**seats, "pot_per_set": "-1", "start": "1"})
     assert response.status_code == 422 and Game.objects.count() == 1

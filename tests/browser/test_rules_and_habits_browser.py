@@ -110,7 +110,7 @@ def test_a_season_in_words_then_a_game_with_habits_and_a_pot(
     page.wait_for_selector("#hand-1.thrown")
     page.wait_for_selector("#hand-form input[name=number][value='2']", state="attached")
     page.locator("#hand-habits summary").click()
-    page.fill("#id_passing", "across-2")
+    page.fill("#id_passing", "across")
     # Ann bids 6 and her side takes 2 tricks: set, 1.50 in the pot.
     tap(page, bidder="Ann", bid=6, tricks=2, hearts=1, spades=0)
     save_and_wait(page, 2)
@@ -123,6 +123,6 @@ def test_a_season_in_words_then_a_game_with_habits_and_a_pot(
         page.get_by_role("link", name="Download the game record (.json)").click()
     record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert record["rules"] == {"preset": "standard", "min_bid": 6, "cover_three": True}
-    assert (record["passing"], record["pot_per_set"]) == ("3-2-1", 150)
+    assert (record["passing"], record["pot"]) == ("3-2-1", {"per_set": 150})
     assert record["hands"][0] == {"thrown_in": True, "misdeal": "four-tens"}
-    assert record["hands"][1]["passing"] == "across-2"
+    assert record["hands"][1]["passing"] == "across"
