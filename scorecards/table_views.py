@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from leagues.roles import GAME_START
 from scorecards.access import GameAccess, game_for_member
-from scorecards.habits import entry_table_habits
+from scorecards.habits import entry_table_habits, habits_text
 from scorecards.handform import (
     HandForm,
     engine_message,
@@ -531,6 +531,7 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
         "versions": versions,
         "entry": entry,
         "names": names,
+        "habits": habits_text(hand.record),
     }
     return render(request, "scorecards/hand_detail.html", context, status=status)
 

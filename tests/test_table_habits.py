@@ -138,6 +138,7 @@ def test_a_hand_keeps_its_table_habits(game, as_alice) -> None:
     )
     page = as_alice.get(reverse("hand_detail", args=[game.pk, 2])).content.decode()
     assert 'value="across"' in page
+    assert "Cards passed: 2 cards across · Kitty: set aside unseen · Announced low" in page
 
 
 @pytest.mark.parametrize(
