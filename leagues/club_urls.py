@@ -30,6 +30,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),
     path("clubs/<slug:slug>/players/<int:player_id>/edit/", views.player_edit, name="player_edit"),
     path("clubs/<slug:slug>/seasons/", views.club_seasons, name="club_seasons"),
+    path("clubs/<slug:slug>/seasons/<int:season_id>/pot/", views.season_pot, name="season_pot"),
     path("clubs/<slug:slug>/standings/", views.standings, name="standings"),
     path(
         "clubs/<slug:slug>/standings/partnerships/",

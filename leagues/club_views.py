@@ -47,6 +47,9 @@ from leagues.tables import (
     PlayerStandingTable,
     name_ordered_rows,
 )
+from scorecards.pot import cents_decimal, cents_text
+from scorecards.rules_form import RulesForm
+from scorecards.selectors import season_pot_balances
 
 TABLE_TARGET = "standings-table"  # the element htmx swaps on sort and page changes
 EXPORT_FORMATS = ("csv", "xlsx")
@@ -97,6 +100,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
             "name": club.name,
             "standings_public": club.standings_public,
             "hands_need_confirmation": club.hands_need_confirmation,
+            "pot_per_set": None if club.pot_per_set is None else cents_decimal(club.pot_per_set),
         },
     )
     if request.method == "POST" and form.is_valid():
@@ -323,7 +327,8 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
         access = club_for_member(request, slug)
     club = access.club
     form = SeasonForm(request.POST or None, initial={"starts_on": datetime.date.today()})
-    if request.method == "POST" and form.is_valid():
+    rules_form = RulesForm(request.POST or None)
+    if request.method == "POST" and all([form.is_valid(), rules_form.is_valid()]):
         data = form.cleaned_data
         try:
             services.season_create(
@@ -331,7 +336,7 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
                 name=data["name"],
                 starts_on=data["starts_on"],
                 ends_on=data["ends_on"],
-                rules={"preset": data["preset"]},
+                rules=rules_form.record(),
             )
         except services.LeagueError as exc:
             form.add_error(None, str(exc))
@@ -346,6 +351,7 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "seasons": selectors.club_seasons(club),
             "form": form,
+            "rules_form": rules_form,
             "can_manage": access.can(SEASONS_MANAGE),
         },
     )
@@ -468,3 +474,19 @@ def standings_refresh(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "leagues/standings.html#refreshed", {"text": text})
     messages.info(request, text)
     return redirect("standings", slug=club.slug)
+
+
+@require_GET
+def season_pot(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """Each player's pot balance over a season (members only)."""
+    access = club_for_member(request, slug)
+    club = access.club
+    season = club.seasons.filter(pk=season_id).first()
+    if season is None:
+        raise Http404("No such season")
+    balances = [(name, cents_text(cents), cents) for name, cents in season_pot_balances(season)]
+    return render(
+        request,
+        "leagues/season_pot.html",
+        {"access": access, "club": club, "season": season, "balances": balances},
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
@@ -10,7 +12,6 @@ from django.utils.translation import gettext_lazy as _
 from kaiser_league.collation import NameOrderedModelChoiceField
 from leagues.models import Club, Season
 from leagues.roles import Role
-from scorecards.rules import PRESETS
 
 
 class StandingsFilterForm(forms.Form):
@@ -42,10 +43,34 @@ class ClubForm(forms.Form):
     name = forms.CharField(label=_("Club name"), max_length=100)
 
 
+class PotField(forms.DecimalField):
+    """An amount of money per set bid, typed in units (1.50), cleaned to cents (150) or None."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("label", _("Pot: each set bid puts in"))
+        kwargs.setdefault("help_text", _("Empty: no pot. The winners collect it."))
+        super().__init__(
+            required=False,
+            min_value=Decimal("0.01"),
+            max_value=1000,
+            decimal_places=2,
+            max_digits=6,
+            **kwargs,
+        )
+        self.localize = True
+        self.widget.is_localized = True
+        self.widget.attrs["inputmode"] = "decimal"
+
+    def clean(self, value):
+        amount = super().clean(value)
+        return None if amount is None else int(amount * 100)
+
+
 class ClubSettingsForm(forms.Form):
     name = forms.CharField(label=_("Club name"), max_length=100)
     standings_public = forms.BooleanField(label=_("Public standings"), required=False)
     hands_need_confirmation = forms.BooleanField(label=_("Hands need confirming"), required=False)
+    pot_per_set = PotField()
 
 
 INVITABLE_ROLES = [(r.value, r.label) for r in Role if r != Role.OWNER]
@@ -93,6 +118,4 @@ class SeasonForm(forms.Form):
     ends_on = forms.DateField(
         label=_("Ends on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
-    preset = forms.ChoiceField(
-        label=_("Rules"), choices=[(p, p) for p in PRESETS], initial="standard"
-    )
+    # The rules come from scorecards.rules_form.RulesForm, shown beside this one.

@@ -24,10 +24,17 @@ class Club(models.Model):
         default=False,
         help_text=_("A player of the other side confirms each hand before the game counts."),
     )
+    # Cents each set bid puts in a game's pot, the default of the club's new games; null: none.
+    pot_per_set = models.PositiveIntegerField(_("pot per set bid"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(pot_per_set__lte=100_000), name="club_pot_per_set_bounded"
+            )
+        ]
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
 

@@ -317,9 +317,17 @@ def club_create(*, name: str, owner: AbstractBaseUser, slug: str = "") -> Club:
 
 
 def club_settings_update(
-    *, club: Club, name: str, standings_public: bool, hands_need_confirmation: bool
+    *,
+    club: Club,
+    name: str,
+    standings_public: bool,
+    hands_need_confirmation: bool,
+    pot_per_set: int | None = None,
 ) -> Club:
-    """Change the club's name and switches. A change of what counts re-queues the rebuilds."""
+    """Change the club's name and switches, and the pot its new games keep (cents per set
+    bid, None: no pot). A change of what counts re-queues the rebuilds."""
+    if pot_per_set is not None and not 0 <= pot_per_set <= 100_000:
+        raise LeagueError(_("The pot per set bid is at most 1000."))
     name = name.strip()
     if not name:
         raise LeagueError(_("A club needs a name."))
@@ -328,7 +336,10 @@ def club_settings_update(
         club.name = name[:100]
         club.standings_public = standings_public
         club.hands_need_confirmation = hands_need_confirmation
-        club.save(update_fields=["name", "standings_public", "hands_need_confirmation"])
+        club.pot_per_set = pot_per_set
+        club.save(
+            update_fields=["name", "standings_public", "hands_need_confirmation", "pot_per_set"]
+        )
         if counting_changed:
             season_ids = list(club.seasons.values_list("pk", flat=True))
             transaction.on_commit(

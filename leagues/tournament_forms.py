@@ -9,16 +9,6 @@ from django.utils.translation import gettext_lazy as _
 from kaiser_league.collation import NameOrderedModelChoiceField
 from leagues.models import Player, RoundEnd, Season, SitOutScore, TournamentFormat
 from leagues.selectors import club_current_season
-from scorecards.rules import PRESETS, rules_build
-
-
-def _presets_for_tables() -> list[tuple[str, str]]:
-    names = []
-    for name in PRESETS:
-        rules = rules_build({"preset": name})
-        if rules.seats == 4 and rules.side_count == 2:
-            names.append((name, name))
-    return names
 
 
 class TournamentForm(forms.Form):
@@ -36,7 +26,7 @@ class TournamentForm(forms.Form):
     minutes_per_round = forms.IntegerField(
         label=_("Minutes per round"), min_value=1, max_value=600, required=False
     )
-    preset = forms.ChoiceField(label=_("Rules"), choices=_presets_for_tables)
+    # The rules come from scorecards.rules_form.RulesForm, shown beside this one.
     hands_need_confirmation = forms.BooleanField(
         label=_("Hands need confirming by the other side"), required=False
     )

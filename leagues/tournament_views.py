@@ -22,6 +22,7 @@ from leagues.models import (
     TournamentTable,
 )
 from leagues.roles import TOURNAMENTS_RUN
+from leagues.selectors import club_current_season
 from leagues.tournament_access import tournament_for_member
 from leagues.tournament_forms import EntryForm, TournamentForm
 from leagues.tournament_selectors import (
@@ -47,6 +48,7 @@ from leagues.tournaments import (
 )
 from scorecards.qr import qr_svg, table_link
 from scorecards.rules import KaiserError
+from scorecards.rules_form import RulesForm
 from scorecards.services import HandRefused, hand_undo
 
 
@@ -60,12 +62,15 @@ def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
     action = TOURNAMENTS_RUN if request.method == "POST" else "view"
     access = club_for_member(request, slug, action)
     club = access.club
-    form = None
+    form = rules_form = None
     if access.can(TOURNAMENTS_RUN):
         form = TournamentForm(request.POST or None, club=club)
+        # A night starts from the rules of the club's current season.
+        season = club_current_season(club)
+        rules_form = RulesForm(request.POST or None, base=season.rules if season else None)
     status = 200
     if request.method == "POST":
-        if form.is_valid():
+        if all([form.is_valid(), rules_form.is_valid()]):
             data = form.cleaned_data
             try:
                 tournament = tournament_create(
@@ -78,7 +83,7 @@ def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
                     hands_per_round=data["hands_per_round"],
                     extra_hand_on_tie=data["extra_hand_on_tie"],
                     minutes_per_round=data["minutes_per_round"],
-                    preset=data["preset"],
+                    rules=rules_form.record(),
                     hands_need_confirmation=data["hands_need_confirmation"],
                     movement=data["movement"],
                     sitout_score=data["sitout_score"],
@@ -95,7 +100,13 @@ def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/list.html",
-        {"club": club, "access": access, "tournaments": tournaments, "form": form},
+        {
+            "club": club,
+            "access": access,
+            "tournaments": tournaments,
+            "form": form,
+            "rules_form": rules_form,
+        },
         status=status,
     )
 

@@ -79,6 +79,7 @@ def tournament_create(
     extra_hand_on_tie: bool = True,
     minutes_per_round: int | None = None,
     preset: str = "standard",
+    rules: dict | None = None,
     hands_need_confirmation: bool = False,
     movement: bool = False,
     sitout_score: str = SitOutScore.AVERAGE,
@@ -86,12 +87,14 @@ def tournament_create(
     season: Season | None = None,
     created_by: AbstractBaseUser | None = None,
 ) -> Tournament:
-    """Create a tournament night. The rules preset must be a game of four in two pairs."""
+    """Create a tournament night. The rules (`rules`, a preset and its changes, else `preset`
+    alone) must be a game of four in two pairs."""
+    rules_data = dict(rules) if rules is not None else {"preset": preset}
     try:
-        rules = rules_build({"preset": preset})
+        built = rules_build(rules_data)
     except KaiserError as exc:
         raise TournamentError(str(exc)) from exc
-    if rules.seats != 4 or rules.side_count != 2:
+    if built.seats != 4 or built.side_count != 2:
         raise TournamentError(_("Tournaments are played by four players in two pairs."))
     if season is not None and season.club_id != club.pk:
         raise TournamentError(_("The season belongs to another club."))
@@ -113,7 +116,7 @@ def tournament_create(
         hands_per_round=hands_per_round,
         extra_hand_on_tie=extra_hand_on_tie,
         minutes_per_round=minutes_per_round,
-        rules={"preset": preset},
+        rules=rules_data,
         hands_need_confirmation=hands_need_confirmation,
         movement=movement and format == TournamentFormat.ROTATING,
         sitout_score=sitout_score,

@@ -6,7 +6,9 @@ the hand is possible is the rules engine's call, through `game_score`. Nothing h
 points. Field names are the contract of `POST /games/<id>/hands/`:
 
     idempotency_key, number, thrown_in, bidder, bid, kind, tricks_<side>, tricks_bidder,
-    seat_tricks_<seat>, five_hearts, three_spades, insult, auction (repeated or comma-separated)
+    seat_tricks_<seat>, five_hearts, three_spades, insult, auction (repeated or comma-separated),
+    sold ("accepted" / "took_over", where the dealer sells the contract), and the table habits
+    misdeal, passing, kitty, announced (scorecards/habits.py)
 
 A special card's value is a side number, or "nobody" (a kaiser 40 partner's unplayed card, or
 one cancelled by a blank card); left empty, the engine asks for it.
@@ -21,9 +23,14 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scorecards.rules import BID_KINDS, NOBODY, Card, HandInput, KaiserError, Rules
+from scorecards.habits import hand_habits_post, hand_with_habits
+from scorecards.rules import BID_KINDS, NOBODY, HandInput, KaiserError, Rules
+from scorecards.rules.scoring import Card
 
 NOBODY_VALUE = "nobody"  # the form value of a special card no side took
+# Where the dealer sells the contract (Lost Heir): they accepted the highest bid, or took the
+# contract over by equalling it and so became the bidder.
+SOLD_ACCEPTED, SOLD_TOOK_OVER = "accepted", "took_over"
 MAX_DIGITS = 4  # no field of a hand needs more; longer input is refused before int()
 TRUE_VALUES = {"1", "on", "true", "yes"}
 
@@ -43,6 +50,10 @@ ENGINE_FIELDS = {
     "dealer": "hand",
     "thrown_in": "thrown_in",
     "idempotency_key": "idempotency_key",
+    "misdeal": "misdeal",
+    "passing": "passing",
+    "kitty": "kitty",
+    "announced": "announced",
 }
 
 
@@ -58,6 +69,8 @@ class HandForm:
     number: int | None = None
     filled: set[str] = field(default_factory=set)
     values: dict[str, Any] = field(default_factory=dict)
+    # Table habits (scorecards.habits), set on `hand` too.
+    habits: dict[str, Any] = field(default_factory=dict)
 
     def add_error(self, name: str, message: str) -> None:
         self.errors.setdefault(name, []).append(message)
@@ -111,11 +124,45 @@ def _card(form: HandForm, data: Mapping[str, Any], name: str) -> Card:
     return _whole(form, data, name)
 
 
+def _habits(form: HandForm, data: Mapping[str, Any], *, thrown_in: bool) -> None:
+    habits, errors = hand_habits_post(data, thrown_in=thrown_in)
+    form.habits = habits
+    form.values.update(habits)
+    for name, messages in errors.items():
+        for message in messages:
+            form.add_error(name, message)
+
+
+def _sold_bidder(
+    form: HandForm, data: Mapping[str, Any], rules: Rules, bidder: int | None, dealer: int | None
+) -> int | None:
+    """The bidder where the dealer sells: the dealer when they took the contract over."""
+    sold = _text(data, "sold")
+    if not rules.dealer_sells or not sold:
+        return bidder
+    form.filled.add("sold")
+    if sold not in (SOLD_ACCEPTED, SOLD_TOOK_OVER):
+        form.add_error("sold", _("Choose one of the values offered."))
+    elif dealer is None:
+        form.add_error("sold", _("the game is over: nobody deals"))
+    elif sold == SOLD_TOOK_OVER:
+        return dealer
+    elif bidder == dealer:
+        form.add_error("sold", _("the dealer cannot accept their own bid: choose “took it over”"))
+    return bidder
+
+
 def hand_form_parse(
-    data: Mapping[str, Any], rules: Rules, *, key_required: bool = True
+    data: Mapping[str, Any],
+    rules: Rules,
+    *,
+    key_required: bool = True,
+    dealer: int | None = None,
 ) -> HandForm:
     """Read a posted hand (a QueryDict or a plain dict of strings) against `rules`' sides and
-    seats. `form.hand` is set only when every field has the right shape."""
+    seats; `dealer` is the seat dealing this hand, known on the server (the bidder when the
+    dealer took a sold contract over). `form.hand` is set only when every field has the right
+    shape."""
     form = HandForm(hand=None)
     raw_key = _text(data, "idempotency_key")
     if raw_key:
@@ -135,11 +182,12 @@ def hand_form_parse(
 
     if _text(data, "thrown_in").lower() in TRUE_VALUES:
         form.filled.add("thrown_in")
+        _habits(form, data, thrown_in=True)
         if not form.errors:
-            form.hand = HandInput(thrown_in=True)
+            form.hand = HandInput(thrown_in=True, **form.habits)
         return form
 
-    bidder = _whole(form, data, "bidder")
+    bidder = _sold_bidder(form, data, rules, _whole(form, data, "bidder"), dealer)
     bid = _whole(form, data, "bid")
     kind = _text(data, "kind") or "trump"
     if _text(data, "kind"):
@@ -187,6 +235,7 @@ def hand_form_parse(
         form.add_error("auction", _("too many or too long calls"))
 
     form.values = {
+        "sold": _text(data, "sold"),
         "bidder": bidder,
         "bid": bid,
         "kind": kind,
@@ -198,6 +247,7 @@ def hand_form_parse(
         "insult": insult,
         "auction": calls,
     }
+    _habits(form, data, thrown_in=False)
     if form.errors:
         return form
     form.hand = HandInput(
@@ -213,6 +263,7 @@ def hand_form_parse(
         insult=insult,
         auction=tuple(calls) if calls else None,
     )
+    form.hand = hand_with_habits(form.hand, form.habits)
     return form
 
 
@@ -223,8 +274,11 @@ def _stored_card(record: Mapping[str, Any], name: str) -> Card:
     return record.get(name)
 
 
-def hand_form_initial(record: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
-    """Form values for a stored hand record (to correct it): the same keys as `form.values`."""
+def hand_form_initial(
+    record: Mapping[str, Any], rules: Rules, *, dealer: int | None = None
+) -> dict[str, Any]:
+    """Form values for a stored hand record (to correct it): the same keys as `form.values`,
+    with its table habits; `dealer` is the seat that dealt it."""
     tricks = list(record.get("tricks") or [None] * rules.side_count)
     bidder = record.get("bidder")
     bidding_tricks = None
@@ -242,4 +296,14 @@ def hand_form_initial(record: Mapping[str, Any], rules: Rules) -> dict[str, Any]
         "three_spades": _stored_card(record, "three_spades"),
         "insult": record.get("insult"),
         "auction": list(record.get("auction") or []),
+        "sold": _sold_initial(record, rules, dealer),
+        **{name: record.get(name) for name in ("misdeal", "passing", "kitty", "announced")},
     }
+
+
+def _sold_initial(record: Mapping[str, Any], rules: Rules, dealer: int | None) -> str:
+    if not rules.dealer_sells or record.get("thrown_in") or dealer is None:
+        return ""
+    if record.get("bidder") is None:
+        return ""
+    return SOLD_TOOK_OVER if record.get("bidder") == dealer else SOLD_ACCEPTED

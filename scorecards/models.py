@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from scorecards.rules import BID_KINDS, HandInput, Rules, rules_build
 
 MAX_SEATS = 6
+POT_MAX = 100_000  # cents a set bid may put in the pot (scorecards.habits.POT_MAX)
 
 
 class GameStatus(models.TextChoices):
@@ -40,6 +41,11 @@ class Game(models.Model):
     # rules never re-scores a game already played.
     rules = models.JSONField(_("rules"))
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0)
+    # Table habits of the record's top level (scorecards/habits.py); no score depends on them.
+    passing = models.CharField(_("card passing"), max_length=20, blank=True)
+    kitty = models.CharField(_("kitty"), max_length=20, blank=True)
+    # Cents each set bid puts in the pot; null: the game keeps no pot.
+    pot_per_set = models.PositiveIntegerField(_("pot per set bid"), null=True, blank=True)
     status = models.CharField(
         max_length=12, choices=GameStatus.choices, default=GameStatus.IN_PROGRESS
     )
@@ -76,6 +82,9 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(first_dealer__lt=MAX_SEATS), name="game_first_dealer_seat"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(pot_per_set__lte=POT_MAX), name="game_pot_per_set_bounded"
             ),
             models.CheckConstraint(
                 condition=models.Q(status=GameStatus.IN_PROGRESS)

@@ -8,8 +8,18 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from scorecards.habits import game_habits_record
 from scorecards.models import Game, Hand, HandVersion
-from scorecards.rules import GameScore, HandInput, game_play, game_score, rules_build
+from scorecards.rules import (
+    GameScore,
+    HandInput,
+    Pot,
+    PotAccount,
+    game_play,
+    game_score,
+    pot_account,
+    rules_build,
+)
 
 
 def game_with_seats(game_id: int) -> Game:
@@ -51,14 +61,17 @@ def hand_record_export(hand: Hand) -> dict[str, Any]:
 
 
 def game_record(game: Game) -> dict[str, Any]:
-    """The game as a kaiser-game/1 record (what export writes and import reads back)."""
-    return {
+    """The game as a kaiser-game/1 record (what export writes and import reads back), with its
+    table habits (scorecards.habits) where the game keeps them."""
+    record = {
         "format": "kaiser-game/1",
         "rules": rules_compact(game.rules),
         "seats": seat_names(game),
         "first_dealer": game.first_dealer,
-        "hands": [hand_record_export(hand) for hand in game_hands(game)],
     }
+    record.update(game_habits_record(game))
+    record["hands"] = [hand_record_export(hand) for hand in game_hands(game)]
+    return record
 
 
 def game_fully_confirmed(game: Game) -> bool:
@@ -176,3 +189,33 @@ def table_place(game: Game, score: GameScore | None = None) -> TablePlace | None
         round_closed=round_status == RoundStatus.CLOSED,
         night_over=tournament.status == TournamentStatus.FINISHED,
     )
+
+
+def game_pot_of(game: Game, score: GameScore) -> PotAccount | None:
+    """Who fed the game's pot and who collects it (the engine's account), or None when the game
+    keeps no pot."""
+    if game.pot_per_set is None:
+        return None
+    return pot_account(score, Pot(per_set=game.pot_per_set))
+
+
+def season_pot_balances(season) -> list[tuple[str, int]]:
+    """Each player's pot balance over the season's finished games that keep a pot: what they
+    collected less what their set bids put in, in cents; best first, then by name. Three
+    queries, whatever the number of games."""
+    from collections import Counter
+
+    from scorecards.models import GameStatus
+
+    games = (
+        Game.objects.filter(season=season, pot_per_set__isnull=False, status=GameStatus.FINISHED)
+        .prefetch_related("seats__player", "hands")
+        .order_by("pk")
+    )
+    balances: Counter[str] = Counter()
+    for game in games:
+        hands = sorted(game.hands.all(), key=lambda h: h.number)
+        pot = game_pot_of(game, game_scored(game, hands))
+        for seat in game.seats.all():
+            balances[seat.player.name if seat.player else seat.name] += pot.balance[seat.seat]
+    return sorted(balances.items(), key=lambda item: (-item[1], item[0].lower()))

@@ -41,6 +41,7 @@ from scorecards.rules import (
     game_score,
     record_parse,
 )
+from scorecards.rules.habits import game_habits_parse
 from scorecards.rules.scoring import first_dealer_check
 
 
@@ -244,9 +245,12 @@ def game_start(
     first_dealer: int = 0,
     table_label: str = "",
     created_by: AbstractBaseUser | None = None,
+    habits: Mapping | None = None,
 ) -> Game:
     """Start a game with `seats` (players of `club`, or plain names for a quick game) clockwise
-    from seat 0. Raises RecordError naming `seats` or `first_dealer` on a bad table."""
+    from seat 0, and its table `habits` as a record's top level writes them (`passing`, `kitty`,
+    `pot`). Raises RecordError naming `seats`, `first_dealer` or the habit at fault."""
+    habits = game_habits_parse(habits or {})
     if len(seats) != rules.seats:
         raise RecordError(
             "seats",
@@ -273,6 +277,9 @@ def game_start(
         rules=rules.as_dict(),
         first_dealer=first_dealer,
         created_by=created_by,
+        passing=habits.get("passing", ""),
+        kitty=habits.get("kitty", ""),
+        pot_per_set=habits["pot"].per_set if "pot" in habits else None,
     )
     Seat.objects.bulk_create(
         Seat(
@@ -559,6 +566,7 @@ def game_import(
         season=season,
         first_dealer=parsed.first_dealer,
         created_by=created_by,
+        habits=parsed.habits_dict(),
     )
     for hand in parsed.hands:
         hand_record(game=game, hand=hand, entered_by=created_by, entered_by_name="import")

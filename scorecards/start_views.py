@@ -3,9 +3,6 @@ typed names and no club. Every game gets a table link (and QR code) for the othe
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -16,51 +13,18 @@ from leagues.access import club_for_member
 from leagues.models import Club, Player, Season
 from leagues.roles import GAME_START
 from leagues.selectors import club_current_season, club_players_recent_first
-from scorecards.rules import PRESETS, KaiserError, Rules, rules_build
+from scorecards.habits import GameHabitsForm, passing_choices
+from scorecards.pot import cents_decimal
+from scorecards.rules import KaiserError, Rules, rules_build
+from scorecards.rules.catalogue import rules_describe
+from scorecards.rules_form import RulesForm
 from scorecards.services import game_start, game_token_issue
 
-SEASON = "season"
-MAX_OVERRIDES = 2000  # characters of the rules overrides box
 
-
-def _rules_choices(season: Season | None) -> list[tuple[str, str]]:
-    choices = []
-    if season is not None:
-        preset = (season.rules or {}).get("preset", "standard")
-        choices.append(
-            (SEASON, _("%(season)s rules (%(preset)s)") % {"season": season, "preset": preset})
-        )
-    return choices + [(name, name) for name in PRESETS]
-
-
-def _rules_from(data: dict[str, Any], season: Season | None, errors: dict) -> Rules:
-    """The rules chosen on the form (a preset or the season's, plus JSON overrides). On a bad
-    choice the error is noted and the default rules are returned, so the form still shows."""
-    choice = data.get("rules") or (SEASON if season is not None else "standard")
-    base: dict[str, Any] = {}
-    if choice == SEASON and season is not None:
-        base = dict(season.rules or {})
-    elif choice in PRESETS:
-        base = {"preset": choice}
-    else:
-        errors["rules"] = [_("Choose one of the rules offered.")]
-    raw = (data.get("overrides") or "").strip()
-    if raw:
-        try:
-            overrides = json.loads(raw) if len(raw) <= MAX_OVERRIDES else None
-        except ValueError:
-            overrides = None
-        if not isinstance(overrides, dict):
-            errors["overrides"] = [_('Write the changes as {"setting": value, ...}.')]
-        else:
-            base |= {key: value for key, value in overrides.items() if key != "preset"}
-    try:
-        return rules_build(base)
-    except KaiserError as error:
-        errors["overrides"] = [str(error)]
-        return rules_build(
-            {"preset": base.get("preset", "standard")} if base.get("preset") in PRESETS else {}
-        )
+def _rules_form(data, season: Season | None, bound: bool) -> RulesForm:
+    """The rules form, starting from the season's rules (standard for a quick game)."""
+    base = dict(season.rules or {}) if season is not None else None
+    return RulesForm(data if bound else None, base=base)
 
 
 def _seat_labels(rules: Rules) -> list[str]:
@@ -83,7 +47,12 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
     players = list(club_players_recent_first(club)) if club is not None else []
     data = request.POST if request.method == "POST" else request.GET
     errors: dict[str, list[str]] = {}
-    rules = _rules_from(data, season, errors)
+    # A GET shows the season's rules; any POST (a refresh or the start) reads the form.
+    rules_form = _rules_form(data, season, bound=request.method == "POST")
+    fallback = rules_build(dict(season.rules or {})) if season is not None else Rules()
+    rules = rules_form.rules_or(fallback)
+    if rules_form.is_bound and rules_form.errors:
+        errors["rules"] = [_("Check the rules.")]
     names = [(data.get(f"seat_{seat}") or "").strip()[:80] for seat in range(rules.seats)]
     move = data.get("move", "")
     if request.method == "POST" and move.isdigit() and 0 < int(move) < rules.seats:
@@ -93,7 +62,15 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
     raw_dealer = data.get("first_dealer", "0")
     first_dealer = int(raw_dealer) if raw_dealer.isdigit() else 0
     table_label = (data.get("table_label") or "").strip()[:40]
-    starting = request.method == "POST" and "start" in data and not errors
+    pot = club.pot_per_set if club is not None else None
+    habits_form = GameHabitsForm(
+        data if request.method == "POST" else None,
+        initial={"pot_per_set": None if pot is None else cents_decimal(pot)},
+    )
+    if habits_form.is_bound and not habits_form.is_valid():
+        errors["habits"] = [_("Check the card passing and the pot.")]
+    wants_start = request.method == "POST" and "start" in data
+    starting = wants_start and not errors
     if starting:
         by_name = {player.name.lower(): player for player in players}
         seats: list[Player | str] = [by_name.get(name.lower(), name) for name in names]
@@ -113,6 +90,7 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
                     first_dealer=first_dealer,
                     table_label=table_label,
                     created_by=request.user,
+                    habits=habits_form.habits(),
                 )
             except KaiserError as error:
                 errors[error.field or "seats"] = [error.message]
@@ -124,9 +102,15 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
     context = {
         "club": club,
         "players": players,
-        "rules_choices": _rules_choices(season),
-        "rules_choice": data.get("rules") or (SEASON if season is not None else "standard"),
-        "overrides": data.get("overrides", ""),
+        "rules_form": rules_form,
+        "habits_form": habits_form,
+        "passings": passing_choices(),
+        "season_rules": (
+            _("The rules of %(season)s: %(rules)s")
+            % {"season": season, "rules": rules_describe(fallback)}
+            if season is not None
+            else ""
+        ),
         "rules": rules,
         "seats": [
             (seat, label, name, rules.side_of(seat))
@@ -137,7 +121,7 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
         "table_label": table_label,
         "errors": errors,
     }
-    status = 422 if starting and errors else 200
+    status = 422 if wants_start and errors else 200
     template = "scorecards/game_new.html"
     if request.htmx:
         template += "#game-form"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import secrets
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from leagues.roles import GAME_START
 from scorecards.access import SESSION_TABLE_TOKENS, GameAccess, game_for_member
+from scorecards.habits import entry_table_habits, habits_text
 from scorecards.handform import (
     HandForm,
     engine_message,
@@ -33,11 +35,13 @@ from scorecards.handform import (
     missing_label,
 )
 from scorecards.models import FinishReason, Game, Hand
+from scorecards.pot import cents_text
 from scorecards.qr import qr_svg, table_link
 from scorecards.rules import GameScore, HandError, KaiserError, Rules
 from scorecards.selectors import (
     game_hands,
     game_needs_confirmation,
+    game_pot_of,
     game_preview,
     game_scored,
     hand_versions,
@@ -240,6 +244,7 @@ def _entry(
         "side_tricks": [(side, name, tricks[side]) for side, name in enumerate(sides)],
         "seat_rows": [(seat, name, seat_tricks[seat]) for seat, name in enumerate(names)],
         "joffre": rules.joffre_insult,
+        **entry_table_habits(rules),
         "auction": [
             (seat, names[seat], auction[i] if i < len(auction) else "")
             for i, seat in enumerate(order)
@@ -295,6 +300,24 @@ def _sheet_context(
         # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
         "table_qr": _table_qr(link) if link and not request.htmx else "",
         "entry": _entry(game, rules, score, names, phone_seat=_phone_seat(request, game), **entry),
+        "pot": _pot_context(game, score, names),
+    }
+
+
+def _pot_context(game: Game, score: GameScore, names: list[str]) -> dict[str, Any] | None:
+    """The pot as the sheet shows it: its total, who fed it and who collected it."""
+    pot = game_pot_of(game, score)
+    if pot is None:
+        return None
+    fed: Counter[int] = Counter(seat for _number, seat in pot.fed)
+    return {
+        "per_set": cents_text(pot.per_set),
+        "total": cents_text(pot.total),
+        "fed": [(names[seat], cents_text(n * pot.per_set)) for seat, n in sorted(fed.items())],
+        "collected": [
+            (names[seat], cents_text(pot.balance[seat] + fed[seat] * pot.per_set))
+            for seat in pot.winners or ()
+        ],
     }
 
 
@@ -374,7 +397,7 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     access = game_for_member(request, game_id, GAME_START, seats=False)
     game = access.game
     rules = game.rules_value
-    form = hand_form_parse(request.POST, rules)
+    form = hand_form_parse(request.POST, rules, dealer=game.next_dealer)
     if form.hand is None:
         return _invalid(request, access, form)
     try:
@@ -470,7 +493,7 @@ def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(
             format_html('<p class="refused" role="alert">{}</p>', str(closed)), status=409
         )
-    form = hand_form_parse(request.POST, rules, key_required=False)
+    form = hand_form_parse(request.POST, rules, key_required=False, dealer=game.next_dealer)
     names = _names(game)
     sides = side_names(rules, names)
     context: dict[str, Any] = {"game": game, "sides": sides, "errors": {}, "todo": ""}
@@ -503,6 +526,8 @@ def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
             )
     context["errors"] = form.errors
     shown = ["bidder", "bid", "kind", "tricks", "five_hearts", "three_spades", "auction"]
+    if rules.dealer_sells:
+        shown.append("sold")
     if "kaiser40" in rules.kinds_allowed() or rules.kaiser_bid == "solo":
         shown.append("seat_tricks")
     if rules.joffre_insult:
@@ -673,13 +698,14 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
         {**hand.record, "bidder": hand.bidder, "bid": hand.bid, "tricks": hand.tricks}
         | ({"kind": hand.kind} if hand.kind else {}),
         rules,
+        dealer=hand.dealer,
     )
     errors: dict[str, list[str]] = {}
     status = 200
     if request.method == "POST":
         if not access.can_correct:
             raise PermissionDenied
-        form = hand_form_parse(request.POST, rules, key_required=False)
+        form = hand_form_parse(request.POST, rules, key_required=False, dealer=hand.dealer)
         if form.hand is not None:
             user = request.user if request.user.is_authenticated else None
             try:
@@ -734,6 +760,7 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
         "versions": versions,
         "entry": entry,
         "names": names,
+        "habits": habits_text(hand.record),
     }
     return render(request, "scorecards/hand_detail.html", context, status=status)
 

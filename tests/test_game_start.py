@@ -41,7 +41,8 @@ def test_club_game_uses_players_walk_ins_and_the_season_rules(as_bob, bob, club,
     )
     url = reverse("club_game_new", args=[club.slug])
     page = as_bob.get(url).content.decode()
-    assert "Winter rules" in page and 'list="club-players"' in page
+    assert "The rules of Winter: Standard · Minimum bid: 6" in page
+    assert 'list="club-players"' in page
     response = as_bob.post(url, {**FOUR, "first_dealer": "2", "table_label": "T1", "start": "1"})
     game = Game.objects.get()
     assert response["Location"] == reverse("game_sheet", args=[game.pk])
@@ -69,7 +70,7 @@ def test_tap_order_moves_a_player_up(as_alice, club) -> None:
 
 def test_preset_with_more_seats_shows_more_seats(as_alice, club) -> None:
     url = reverse("club_game_new", args=[club.slug])
-    page = as_alice.post(url, {"rules": "three-player", "refresh": "1"}).content.decode()
+    page = as_alice.post(url, {"preset": "three-player", "refresh": "1"}).content.decode()
     assert 'name="seat_2"' in page and 'name="seat_3"' not in page
 
 
@@ -80,7 +81,8 @@ def test_preset_with_more_seats_shows_more_seats(as_alice, club) -> None:
         ({**FOUR, "seat_2": "ann"}, "A player can sit in only one seat."),
         ({**FOUR, "overrides": "{not json"}, "Write the changes as"),
         ({**FOUR, "overrides": '{"min_bid": 99}'}, "min_bid"),
-        ({**FOUR, "rules": "bogus"}, "Choose one of the rules offered."),
+        ({**FOUR, "min_bid": "99"}, "Minimum bid"),
+        ({**FOUR, "preset": "bogus"}, "Select a valid choice."),
         ({**FOUR, "first_dealer": "9"}, "Choose the first dealer."),
     ],
 )
@@ -96,7 +98,7 @@ def test_quick_game(as_charlie, charlie, client) -> None:
     assert client.get(url).status_code == 302  # to the login page
     assert as_charlie.get(url).status_code == 200
     data = {"seat_0": "Mom", "seat_1": "Dad", "seat_2": "Lea", "seat_3": "Sam", "start": "1"}
-    response = as_charlie.post(url, {**data, "rules": "pagat"})
+    response = as_charlie.post(url, {**data, "preset": "pagat"})
     game = Game.objects.get()
     assert response.status_code == 303 and game.club is None and game.created_by == charlie
     assert game.rules["preset"] == "pagat"

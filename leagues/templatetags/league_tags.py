@@ -26,3 +26,16 @@ def ago(when: datetime.datetime | None) -> str:
         return _("updated %(n)s h ago") % {"n": seconds // 3600}
     days = seconds // 86400
     return ngettext("updated %(n)s day ago", "updated %(n)s days ago", days) % {"n": days}
+
+
+@register.filter
+def rules_words(rules: dict | None) -> str:
+    """Stored rules (a preset and its changes, or every setting) in words: "Standard · Minimum
+    bid: 6". Rules the engine no longer reads are shown as their preset's id."""
+    from scorecards.rules import KaiserError, rules_build
+    from scorecards.rules.catalogue import rules_describe
+
+    try:
+        return rules_describe(rules_build(rules or {}))
+    except KaiserError:
+        return str((rules or {}).get("preset", ""))

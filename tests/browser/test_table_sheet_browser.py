@@ -201,7 +201,7 @@ def test_french_sheet(browser, live_server, club, players, alice) -> None:
 def test_quick_game_with_three_players(page, live_server, charlie) -> None:
     signed_in(page, live_server, charlie)
     page.goto(f"{live_server.url}/games/new")
-    page.select_option("#id_rules", "three-player")
+    page.select_option("#id_preset", "three-player")
     page.wait_for_selector("#id_seat_3", state="detached")
     for seat, name in enumerate(["Mom", "Dad", "Lea"]):
         page.fill(f"#id_seat_{seat}", name)
