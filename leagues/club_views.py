@@ -8,6 +8,7 @@ import datetime
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import EmptyPage
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,8 +16,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
+from kaiser_league.inputs import number_or_none
 from leagues import selectors, services
 from leagues.access import (
     club_for_member,
@@ -39,14 +40,15 @@ from leagues.forms import (
 from leagues.models import Invitation, Membership
 from leagues.roles import CLUB_MANAGE, PLAYERS_MANAGE, SEASONS_MANAGE
 from leagues.tables import (
+    EXPORT_FORMATS,
     PER_PAGE,
     PartnershipStandingTable,
     PlayerRatingTable,
     PlayerStandingTable,
+    table_export,
 )
 
 TABLE_TARGET = "standings-table"  # the element htmx swaps on sort and page changes
-EXPORT_FORMATS = ("csv", "xlsx")
 
 
 # --- Accounts and clubs -----------------------------------------------------------------------
@@ -57,8 +59,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = SignUpForm(request.POST or None)
+    user = None
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        try:
+            user = services.account_create(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except services.LeagueError as exc:
+            form.add_error("username", str(exc))
+    if user is not None:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         nxt = request.POST.get("next", "")
         safe = url_has_allowed_host_and_scheme(
@@ -97,9 +108,13 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
         },
     )
     if request.method == "POST" and form.is_valid():
-        services.club_settings_update(club=club, **form.cleaned_data)
-        messages.success(request, _("Club settings saved."))
-        return redirect("club_settings", slug=club.slug)
+        try:
+            services.club_settings_update(club=club, **form.cleaned_data)
+        except services.LeagueError as exc:
+            form.add_error(exc.field or None, str(exc))
+        else:
+            messages.success(request, _("Club settings saved."))
+            return redirect("club_settings", slug=club.slug)
     return render(
         request, "leagues/club_settings.html", {"access": access, "club": club, "form": form}
     )
@@ -231,7 +246,7 @@ def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
             services.player_save(club=club, name=form.cleaned_data["name"], player=player)
             services.player_link(player=player, user=link_form.cleaned_data["user"])
         except services.LeagueError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(exc.field or None, str(exc))
         else:
             messages.success(request, _("Player saved."))
             return redirect("club_players", slug=club.slug)
@@ -285,7 +300,7 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
                 rules={"preset": data["preset"]},
             )
         except services.LeagueError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(exc.field or None, str(exc))
         else:
             messages.success(request, _("Season created."))
             return redirect("club_seasons", slug=club.slug)
@@ -305,12 +320,25 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
 # --- Standings and ratings ------------------------------------------------------------------
 
 
+MAX_PAGE = 100_000
+
+
+def _table_configure(request: HttpRequest, table) -> None:
+    """Sort by ?sort=, show page ?page= (read by kaiser_league.inputs; a bad or past-the-end
+    page shows the first or last one). The page size is ours: ?per_page= is not read."""
+    RequestConfig(request, paginate=False).configure(table)
+    page = number_or_none(request.GET, "page", minimum=1, maximum=MAX_PAGE) or 1
+    try:
+        table.paginate(page=page, per_page=PER_PAGE)
+    except EmptyPage:
+        table.paginate(page=table.paginator.num_pages, per_page=PER_PAGE)
+
+
 def _table_response(request: HttpRequest, table, name: str, template: str, context: dict):
     """Export (?_export=csv|xlsx), the table alone for an htmx swap, or the whole page."""
     export = request.GET.get("_export")
     if export in EXPORT_FORMATS:
-        exporter = TableExport(export, table)
-        return exporter.response(f"{name}.{export}")
+        return table_export(table, export, name)
     if request.htmx and request.htmx.target == TABLE_TARGET:
         template += "#table"
     return render(request, template, context)
@@ -345,12 +373,12 @@ def _standings_page(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         rows = rows.filter(games__gte=min_games)
     table = table_class(rows)
     table.club_slug = club.slug
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    _table_configure(request, table)
     name = f"{club.slug}-{season.name if season else 'standings'}-{kind}"
     return _table_response(
         request,
         table,
-        name.replace(" ", "_"),
+        name,
         "leagues/standings.html",
         {
             "access": access,
@@ -383,7 +411,7 @@ def ratings(request: HttpRequest, slug: str) -> HttpResponse:
     club = access.club
     table = PlayerRatingTable(selectors.club_player_ratings(club))
     table.club_slug = club.slug
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    _table_configure(request, table)
     return _table_response(
         request,
         table,

@@ -17,13 +17,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
+from kaiser_league.inputs import InputError, name_check
 from leagues.derived import counted_games, ratings_compute, standings_compute
 from leagues.models import (
     Club,
@@ -46,8 +47,27 @@ log = logging.getLogger(__name__)
 INVITATION_DAYS = 14
 
 
+MAX_CLUB_NAME = 100  # Club.name
+MAX_PLAYER_NAME = 80  # Player.name
+MAX_SEASON_NAME = 100  # Season.name
+MAX_SLUG_TRIES = 1000
+
+
 class LeagueError(ValueError):
-    """A refused club, member, player or season change; the message says why (translated)."""
+    """A refused club, member, player or season change; the message says why (translated);
+    `field` names the form field it is about ("" for the whole form)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _name(value: str, field: str, max_length: int) -> str:
+    """A checked name (kaiser_league.inputs.name_check), refused as a LeagueError."""
+    try:
+        return name_check(value, field=field, max_length=max_length)
+    except InputError as error:
+        raise LeagueError(error.message, field) from None
 
 
 # --- Derived data ---------------------------------------------------------------------------
@@ -297,34 +317,37 @@ def derived_data_rebuild_all(
 # --- Clubs, members, players, seasons -------------------------------------------------------
 
 
-@transaction.atomic
 def club_create(*, name: str, owner: AbstractBaseUser, slug: str = "") -> Club:
-    """A new club owned by `owner`. The short name comes from the name when not given."""
-    name = name.strip()
-    if not name:
-        raise LeagueError(_("A club needs a name."))
+    """A new club owned by `owner`. The short name comes from the name when not given; when it
+    is taken (even by a club created at this very moment) the next free `-2`, `-3`... is used."""
+    name = _name(name, "name", MAX_CLUB_NAME)
     base = slugify(slug or name)[:50] or "club"
     if base == "new":  # clubs/new/ is the page that creates a club
         base = "new-club"
-    candidate, n = base, 1
-    while Club.objects.filter(slug=candidate).exists():
+    n = 1
+    while True:
+        candidate = base if n == 1 else f"{base}-{n}"
+        if not Club.objects.filter(slug=candidate).exists():
+            try:
+                with transaction.atomic():
+                    club = Club.objects.create(name=name, slug=candidate)
+                    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+                    return club
+            except IntegrityError:
+                # Another request took this short name between the check and the insert.
+                if not Club.objects.filter(slug=candidate).exists() or n > MAX_SLUG_TRIES:
+                    raise
         n += 1
-        candidate = f"{base}-{n}"
-    club = Club.objects.create(name=name[:100], slug=candidate)
-    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
-    return club
 
 
 def club_settings_update(
     *, club: Club, name: str, standings_public: bool, hands_need_confirmation: bool
 ) -> Club:
     """Change the club's name and switches. A change of what counts re-queues the rebuilds."""
-    name = name.strip()
-    if not name:
-        raise LeagueError(_("A club needs a name."))
+    name = _name(name, "name", MAX_CLUB_NAME)
     with transaction.atomic():
         counting_changed = club.hands_need_confirmation != hands_need_confirmation
-        club.name = name[:100]
+        club.name = name
         club.standings_public = standings_public
         club.hands_need_confirmation = hands_need_confirmation
         club.save(update_fields=["name", "standings_public", "hands_need_confirmation"])
@@ -390,21 +413,27 @@ def membership_role_set(*, membership: Membership, role: str) -> Membership:
 
 
 def player_save(*, club: Club, name: str, player: Player | None = None) -> Player:
-    """Add a player to the club, or rename `player`. Names are unique in a club (any case)."""
-    name = name.strip()[:80]
-    if not name:
-        raise LeagueError(_("A player needs a name."))
+    """Add a player to the club, or rename `player`. Names are unique in a club (any case):
+    a clash, even with a player added at this very moment, raises LeagueError naming it."""
+    name = _name(name, "name", MAX_PLAYER_NAME)
     clash = Player.objects.filter(club=club, name__iexact=name)
     if player is not None:
         clash = clash.exclude(pk=player.pk)
+    taken = LeagueError(_("The club already has a player called %(name)s.") % {"name": name})
     if clash.exists():
-        raise LeagueError(_("The club already has a player called %(name)s.") % {"name": name})
-    with transaction.atomic():
-        if player is None:
-            return Player.objects.create(club=club, name=name)
-        player.name = name
-        player.save(update_fields=["name"])
-        return player
+        raise taken
+    try:
+        with transaction.atomic():
+            if player is None:
+                return Player.objects.create(club=club, name=name)
+            player.name = name
+            player.save(update_fields=["name"])
+            return player
+    except IntegrityError:
+        # The database's unique constraint caught a rival request that won the race.
+        if clash.exists():
+            raise taken from None
+        raise
 
 
 @transaction.atomic
@@ -431,19 +460,41 @@ def season_create(
     """A new season of the club with a rules preset (validated by the engine)."""
     from scorecards.rules import KaiserError, rules_build
 
-    name = name.strip()[:100]
-    if not name:
-        raise LeagueError(_("A season needs a name."))
+    name = _name(name, "name", MAX_SEASON_NAME)
     if ends_on is not None and ends_on < starts_on:
         raise LeagueError(_("A season cannot end before it starts."))
+    taken = LeagueError(_("The club already has a season called %(name)s.") % {"name": name})
     if Season.objects.filter(club=club, name=name).exists():
-        raise LeagueError(_("The club already has a season called %(name)s.") % {"name": name})
+        raise taken
     rules = dict(rules or {"preset": "standard"})
     try:
         rules_build(rules)
     except KaiserError as exc:
         raise LeagueError(str(exc)) from exc
-    with transaction.atomic():
-        return Season.objects.create(
-            club=club, name=name, starts_on=starts_on, ends_on=ends_on, rules=rules
-        )
+    try:
+        with transaction.atomic():
+            return Season.objects.create(
+                club=club, name=name, starts_on=starts_on, ends_on=ends_on, rules=rules
+            )
+    except IntegrityError:
+        if Season.objects.filter(club=club, name=name).exists():
+            raise taken from None
+        raise
+
+
+def account_create(*, username: str, email: str, password: str) -> AbstractBaseUser:
+    """A new account (the sign-up page has validated the fields). A username taken meanwhile,
+    by a sign-up at this very moment, raises LeagueError naming it."""
+    from django.contrib.auth import get_user_model
+
+    model = get_user_model()
+    taken = LeagueError(_("A user with that username already exists."))
+    if model.objects.filter(username__iexact=username).exists():
+        raise taken
+    try:
+        with transaction.atomic():
+            return model.objects.create_user(username=username, email=email, password=password)
+    except IntegrityError:
+        if model.objects.filter(username=username).exists():
+            raise taken from None
+        raise

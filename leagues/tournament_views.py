@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from kaiser_league.inputs import number_or_none
 from leagues.access import club_for_member
 from leagues.models import (
     RoundEnd,
@@ -44,6 +45,8 @@ from leagues.tournaments import (
 from scorecards.qr import qr_svg, table_link
 from scorecards.rules import KaiserError
 from scorecards.services import hand_undo
+
+MAX_ROUND_NUMBER = 1000  # far beyond any night; a bigger "number" is no round at all
 
 
 def _fragment(request: HttpRequest, template: str, fragment: str) -> str:
@@ -191,12 +194,13 @@ def round_draw_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     tournament = access.tournament
     try:
-        number = request.POST.get("number", "")
         made = round_draw(
             tournament=tournament,
             by=request.user,
             confirm=request.POST.get("confirm") == "1",
-            number=int(number) if number.isdigit() else None,
+            number=number_or_none(
+                request.POST, "number", minimum=1, maximum=MAX_ROUND_NUMBER
+            ),
         )
     except RoundUnfinished as exc:
         return render(

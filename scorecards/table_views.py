@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from kaiser_league.inputs import number_or_none
 from leagues.roles import GAME_START
 from scorecards.access import GameAccess, game_for_member
 from scorecards.handform import (
@@ -115,10 +116,11 @@ def _signature(request: HttpRequest, game: Game, names: list[str] | None = None)
 
 
 def _remember_seat(request: HttpRequest, game: Game, raw: str) -> None:
-    if raw.isdigit() and int(raw) < game.rules_value.seats:
+    seat = number_or_none({"seat": raw}, "seat", minimum=0, maximum=game.rules_value.seats - 1)
+    if seat is not None:
         seats = dict(request.session.get(SESSION_SEATS, {}))
-        if seats.get(str(game.pk)) != int(raw):
-            seats[str(game.pk)] = int(raw)
+        if seats.get(str(game.pk)) != seat:
+            seats[str(game.pk)] = seat
             request.session[SESSION_SEATS] = seats
 
 
@@ -416,7 +418,7 @@ def hand_confirm_view(request: HttpRequest, game_id: int, number: int) -> HttpRe
     hand = game.hands.filter(number=number).first()
     raw = request.POST.get("seat", "")
     rules = game.rules_value
-    seat = int(raw) if raw.isdigit() and int(raw) < rules.seats else None
+    seat = number_or_none({"seat": raw}, "seat", minimum=0, maximum=rules.seats - 1)
     allowed = (
         hand is not None
         and seat is not None
