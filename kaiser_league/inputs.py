@@ -58,9 +58,7 @@ def _out_of_range(minimum: int, maximum: int) -> str:
     }
 
 
-def number_or_none(
-    data: Mapping[str, Any], name: str, *, minimum: int, maximum: int
-) -> int | None:
+def number_or_none(data: Mapping[str, Any], name: str, *, minimum: int, maximum: int) -> int | None:
     """`data[name]` read by number_parse, or None when it is absent, empty or refused (for
     optional navigation values such as a move or a page, where a bad one is just ignored)."""
     try:

@@ -51,8 +51,7 @@ def _csv_bytes(rows: list[list[Any]]) -> bytes:
     writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL)
     for row in rows:
         writer.writerow([_csv_text(value) for value in row])
-    # A byte order mark so that spreadsheets read accents as UTF-8.
-    return ("\ufeff" + out.getvalue()).encode()
+    return out.getvalue().encode()
 
 
 def _xlsx_bytes(rows: list[list[Any]], title: str) -> bytes:

@@ -198,9 +198,7 @@ def round_draw_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
             tournament=tournament,
             by=request.user,
             confirm=request.POST.get("confirm") == "1",
-            number=number_or_none(
-                request.POST, "number", minimum=1, maximum=MAX_ROUND_NUMBER
-            ),
+            number=number_or_none(request.POST, "number", minimum=1, maximum=MAX_ROUND_NUMBER),
         )
     except RoundUnfinished as exc:
         return render(

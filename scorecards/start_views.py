@@ -104,7 +104,7 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
                 data.get("first_dealer"), field="first_dealer", minimum=0, maximum=rules.seats - 1
             )
         except InputError as error:
-            errors["first_dealer"] = [error.message]
+            errors["first_dealer"] = [_("Choose the first dealer."), error.message]
     table_label = _text(data, "table_label")
     if table_label:
         try:
