@@ -391,6 +391,11 @@ def _standings_page(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
             "kind": kind,
             "table_target": TABLE_TARGET,
             "can_refresh": access.can(SEASONS_MANAGE),
+            "rebuild_failures": (
+                selectors.club_rebuild_failures(club, season)
+                if access.can(SEASONS_MANAGE) and not request.htmx
+                else []
+            ),
         },
     )
 
