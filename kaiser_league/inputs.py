@@ -19,8 +19,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-# Far below what a 32-bit database integer holds, far above any count a club needs.
-MAX_WHOLE = 1_000_000_000
+MAX_FORM_DIGITS = 18  # beyond, a form number is out of any range (and of a 64-bit integer)
 _WHOLE = re.compile(r"-?[0-9]+")
 # Control (Cc), format (Cf: zero-width spaces and joiners, bidi embeddings/overrides/isolates,
 # the byte order mark), surrogates (Cs), private use (Co), line and paragraph separators.
@@ -101,15 +100,13 @@ class WholeNumberField(forms.IntegerField):
     def to_python(self, value: Any) -> int | None:
         if value in self.empty_values:
             return None
-        try:
-            return number_parse(
-                str(value),
-                field="",
-                minimum=-MAX_WHOLE if self.min_value < 0 else 0,
-                maximum=MAX_WHOLE,
-            )
-        except InputError:
-            raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+        text = str(value).strip()
+        if not _WHOLE.fullmatch(text):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        if len(text.lstrip("-")) > MAX_FORM_DIGITS:
+            # Written right, but far out of range: say the range, never build the number.
+            raise ValidationError(_out_of_range(self.min_value, self.max_value), code="range")
+        return int(text)
 
 
 class NameField(forms.CharField):
