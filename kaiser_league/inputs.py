@@ -130,3 +130,20 @@ class NameField(forms.CharField):
             name_check(value, field="", max_length=self.max_length)
         except InputError as error:
             raise ValidationError(error.message, code="invalid") from None
+
+
+class ObjectChoiceField(forms.ModelChoiceField):
+    """A ModelChoiceField whose value must be an id written in ASCII digits ("٣" would
+    otherwise select object 3, and a 5,000-digit id reach int())."""
+
+    def to_python(self, value: Any) -> Any:
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        if not text.isascii() or not text.isdigit() or len(text) > MAX_FORM_DIGITS:
+            raise ValidationError(
+                self.error_messages["invalid_choice"],
+                code="invalid_choice",
+                params={"value": text[:20]},
+            )
+        return super().to_python(text)

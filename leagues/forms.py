@@ -7,14 +7,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from kaiser_league.inputs import NameField, WholeNumberField
+from kaiser_league.inputs import NameField, ObjectChoiceField, WholeNumberField
 from leagues.models import Club, Season
 from leagues.roles import Role
 from scorecards.rules import PRESETS
 
 
 class StandingsFilterForm(forms.Form):
-    season = forms.ModelChoiceField(
+    season = ObjectChoiceField(
         queryset=Season.objects.none(), required=False, empty_label=None, label=_("Season")
     )
     min_games = WholeNumberField(
@@ -64,7 +64,7 @@ class PlayerForm(forms.Form):
 
 
 class PlayerLinkForm(forms.Form):
-    user = forms.ModelChoiceField(
+    user = ObjectChoiceField(
         queryset=get_user_model().objects.none(), required=False, label=_("Account")
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from kaiser_league.inputs import NameField, WholeNumberField
+from kaiser_league.inputs import NameField, ObjectChoiceField, WholeNumberField
 from leagues.models import Player, RoundEnd, Season, SitOutScore, TournamentFormat
 from scorecards.rules import PRESETS, rules_build
 
@@ -52,9 +52,7 @@ class TournamentForm(forms.Form):
         initial=0,
         required=False,
     )
-    season = forms.ModelChoiceField(
-        label=_("Season"), queryset=Season.objects.none(), required=False
-    )
+    season = ObjectChoiceField(label=_("Season"), queryset=Season.objects.none(), required=False)
 
     def __init__(self, *args, club, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -65,13 +63,9 @@ class EntryForm(forms.Form):
     """A member picked from the club's players, or a walk-in by name; in fixed pairs, a partner
     too."""
 
-    player = forms.ModelChoiceField(
-        label=_("Member"), queryset=Player.objects.none(), required=False
-    )
+    player = ObjectChoiceField(label=_("Member"), queryset=Player.objects.none(), required=False)
     name = NameField(label=_("or walk-in name"), max_length=80, required=False)
-    partner = forms.ModelChoiceField(
-        label=_("Partner"), queryset=Player.objects.none(), required=False
-    )
+    partner = ObjectChoiceField(label=_("Partner"), queryset=Player.objects.none(), required=False)
     partner_name = NameField(label=_("or partner's name"), max_length=80, required=False)
     checked_in = forms.BooleanField(label=_("Here now (checked in)"), required=False)
 

@@ -318,3 +318,15 @@ def test_any_season_name_gives_a_correct_download_name(as_bob, club, hostile_clu
     assert ascii_part == 'filename="regina-Fall_26_Ete_-players.csv"'
     assert utf8_part.startswith("filename*=UTF-8''")
     assert unquote(utf8_part.split("''", 1)[1]) == 'regina-Fall "26"Été 李-players.csv'
+
+
+def test_an_object_id_in_unicode_digits_selects_nothing(as_bob, club) -> None:
+    first = Season.objects.create(club=club, name="Old", starts_on=datetime.date(2025, 9, 1))
+    Season.objects.create(club=club, name="New", starts_on=datetime.date(2026, 9, 1))
+    arabic = str(first.pk).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    for value in (arabic, "9" * 5000, "-1"):
+        page = as_bob.get(reverse("standings", args=[club.slug]), {"season": value})
+        assert page.status_code == 200
+        assert page.context["season"].name == "New"  # the default, not season `first`
+    page = as_bob.get(reverse("standings", args=[club.slug]), {"season": str(first.pk)})
+    assert page.context["season"].name == "Old"
