@@ -45,7 +45,7 @@ from tests.test_url_sweep import (  # noqa: F401 - `world` is a fixture used her
     world,
 )
 
-EXAMPLES = 10  # per view, on top of the worst values sent to every field one by one
+EXAMPLES = 8  # per view, on top of the worst values sent to every field one by one
 
 HOSTILE = [
     "²",
