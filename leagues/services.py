@@ -507,7 +507,11 @@ def derived_data_rebuild_all(
 
 def club_create(*, name: str, owner: AbstractBaseUser, slug: str = "") -> Club:
     """A new club owned by `owner`. The short name comes from the name when not given; when it
-    is taken (even by a club created at this very moment) the next free `-2`, `-3`... is used."""
+    is taken (even by a club created at this very moment) the next free `-2`, `-3`... is used.
+    An owner who already owns a club of that name (any case) is refused with LeagueError
+    naming it: a double-tapped "Create" (or ten at once) makes one club."""
+    from django.contrib.auth import get_user_model
+
     name = _name(name, "name", MAX_CLUB_NAME)
     base = slugify(slug or name)[:50] or "club"
     if base == "new":  # clubs/new/ is the page that creates a club
@@ -518,6 +522,15 @@ def club_create(*, name: str, owner: AbstractBaseUser, slug: str = "") -> Club:
         if not Club.objects.filter(slug=candidate).exists():
             try:
                 with transaction.atomic():
+                    # One owner's creates take turns (their account row is locked; SQLite
+                    # serialises writers anyway), so this check sees a club made a moment ago.
+                    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+                    if Club.objects.filter(
+                        memberships__user=owner, memberships__role=Role.OWNER, name__iexact=name
+                    ).exists():
+                        raise LeagueError(
+                            _("You already have a club called %(name)s.") % {"name": name}, "name"
+                        )
                     club = Club.objects.create(name=name, slug=candidate)
                     Membership.objects.create(club=club, user=owner, role=Role.OWNER)
                     return club

@@ -246,10 +246,21 @@ def test_sign_up_race_lost_is_a_clear_refusal(alice) -> None:
 def test_club_race_lost_takes_the_next_short_name(alice, bob) -> None:
     first = services.club_create(name="Twin", owner=alice)
     # The check saw "twin" free, the insert found it taken: the next name is used.
-    with mock.patch.object(QuerySet, "exists", side_effect=[False, True, False]):
+    # (exists: slug free, no own club of that name, [insert fails] slug taken, next one free...)
+    with mock.patch.object(QuerySet, "exists", side_effect=[False, False, True, False, False]):
         second = services.club_create(name="Twin", owner=bob)
     assert (first.slug, second.slug) == ("twin", "twin-2")
     assert second.memberships.get().user == bob
+
+
+def test_an_owner_cannot_make_the_same_club_twice(as_alice, alice, bob) -> None:
+    services.club_create(name="Twin", owner=alice)
+    with pytest.raises(services.LeagueError, match="already have a club called twin"):
+        services.club_create(name="twin", owner=alice)
+    response = as_alice.post(reverse("club_create"), {"name": "TWIN"})
+    assert response.status_code == 200 and "already have a club" in response.content.decode()
+    assert services.club_create(name="Twin", owner=bob).slug == "twin-2"  # another owner may
+    assert Club.objects.filter(name__iexact="twin").count() == 2
 
 
 def test_an_integrity_error_that_is_no_race_is_not_hidden(club) -> None:
