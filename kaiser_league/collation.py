@@ -9,8 +9,10 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import TypeVar
 
-from django.forms.models import ModelChoiceField, ModelChoiceIterator
+from django.forms.models import ModelChoiceIterator
 from pyuca import Collator
+
+from kaiser_league.inputs import ObjectChoiceField
 
 T = TypeVar("T")
 
@@ -31,9 +33,9 @@ def sorted_by_name(items: Iterable[T], name: Callable[[T], str] = str) -> list[T
     return sorted(items, key=lambda item: name_key(name(item)))
 
 
-class NameOrderedModelChoiceField(ModelChoiceField):
+class NameOrderedModelChoiceField(ObjectChoiceField):
     """A drop-down of model rows in `name_key` order of their labels (the database's ORDER BY
-    knows nothing of accents)."""
+    knows nothing of accents); its value is an id in ASCII digits, like every object choice."""
 
     class iterator(ModelChoiceIterator):
         def __iter__(self):

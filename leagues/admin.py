@@ -7,6 +7,7 @@ from leagues.models import (
     Player,
     PlayerRating,
     PlayerStanding,
+    RebuildFailure,
     Season,
     StandingsSnapshot,
 )
@@ -97,3 +98,13 @@ class PlayerRatingAdmin(_SnapshotAdmin):
 @admin.register(StandingsSnapshot)
 class StandingsSnapshotAdmin(_SnapshotAdmin):
     list_display = ["season", "computed_at", "games", "hands"]
+
+
+@admin.register(RebuildFailure)
+class RebuildFailureAdmin(_SnapshotAdmin):
+    """Rebuilds that failed or left games out: written by the rebuild services, gone after the
+    next clean rebuild of the same season or club."""
+
+    list_display = ["failed_at", "kind", "club", "season", "error"]
+    list_filter = ["kind", "club"]
+    readonly_fields = ["kind", "club", "season", "error", "games_left_out", "failed_at"]

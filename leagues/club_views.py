@@ -8,6 +8,7 @@ import datetime
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import EmptyPage
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,9 +17,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from kaiser_league.collation import sorted_by_name
+from kaiser_league.inputs import number_or_none
 from leagues import selectors, services
 from leagues.access import (
     club_for_member,
@@ -41,18 +42,19 @@ from leagues.forms import (
 from leagues.models import Invitation, Membership
 from leagues.roles import CLUB_MANAGE, PLAYERS_MANAGE, SEASONS_MANAGE
 from leagues.tables import (
+    EXPORT_FORMATS,
     PER_PAGE,
     PartnershipStandingTable,
     PlayerRatingTable,
     PlayerStandingTable,
     name_ordered_rows,
+    table_export,
 )
 from scorecards.pot import cents_decimal, cents_text
 from scorecards.rules_form import RulesForm
 from scorecards.selectors import season_pot_balances
 
 TABLE_TARGET = "standings-table"  # the element htmx swaps on sort and page changes
-EXPORT_FORMATS = ("csv", "xlsx")
 
 
 # --- Accounts and clubs -----------------------------------------------------------------------
@@ -63,8 +65,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = SignUpForm(request.POST or None)
+    user = None
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        try:
+            user = services.account_create(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except services.LeagueError as exc:
+            form.add_error("username", str(exc))
+    if user is not None:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         nxt = request.POST.get("next", "")
         safe = url_has_allowed_host_and_scheme(
@@ -104,9 +115,13 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
         },
     )
     if request.method == "POST" and form.is_valid():
-        services.club_settings_update(club=club, **form.cleaned_data)
-        messages.success(request, _("Club settings saved."))
-        return redirect("club_settings", slug=club.slug)
+        try:
+            services.club_settings_update(club=club, **form.cleaned_data)
+        except services.LeagueError as exc:
+            form.add_error(exc.field or None, str(exc))
+        else:
+            messages.success(request, _("Club settings saved."))
+            return redirect("club_settings", slug=club.slug)
     return render(
         request, "leagues/club_settings.html", {"access": access, "club": club, "form": form}
     )
@@ -284,7 +299,7 @@ def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
             services.player_save(club=club, name=form.cleaned_data["name"], player=player)
             services.player_link(player=player, user=link_form.cleaned_data["user"])
         except services.LeagueError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(exc.field or None, str(exc))
         else:
             messages.success(request, _("Player saved."))
             return redirect("club_players", slug=club.slug)
@@ -339,7 +354,7 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
                 rules=rules_form.record(),
             )
         except services.LeagueError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(exc.field or None, str(exc))
         else:
             messages.success(request, _("Season created."))
             return redirect("club_seasons", slug=club.slug)
@@ -360,13 +375,26 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
 # --- Standings and ratings ------------------------------------------------------------------
 
 
+MAX_PAGE = 100_000
+
+
+def _table_configure(request: HttpRequest, table) -> None:
+    """Sort by ?sort=, show page ?page= (read by kaiser_league.inputs; a bad or past-the-end
+    page shows the first or last one). The page size is ours: ?per_page= is not read."""
+    RequestConfig(request, paginate=False).configure(table)
+    page = number_or_none(request.GET, "page", minimum=1, maximum=MAX_PAGE) or 1
+    try:
+        table.paginate(page=page, per_page=PER_PAGE)
+    except EmptyPage:
+        table.paginate(page=table.paginator.num_pages, per_page=PER_PAGE)
+
+
 def _table_response(request: HttpRequest, table, name: str, template: str, context: dict):
     """Export (?_export=csv|xlsx), the table alone for an htmx swap, or the whole page."""
     export = request.GET.get("_export")
     if export in EXPORT_FORMATS:
         table.export_format = export  # decimals: localized text in CSV, numbers in XLSX
-        exporter = TableExport(export, table)
-        return exporter.response(f"{name}.{export}")
+        return table_export(table, export, name)
     if request.htmx and request.htmx.target == TABLE_TARGET:
         template += "#table"
     return render(request, template, context)
@@ -405,12 +433,12 @@ def _standings_page(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         rows = name_ordered_rows(rows, lambda r: f"{r.first.name} & {r.second.name}")
     table = table_class(rows)
     table.club_slug = club.slug
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    _table_configure(request, table)
     name = f"{club.slug}-{season.name if season else 'standings'}-{kind}"
     return _table_response(
         request,
         table,
-        name.replace(" ", "_"),
+        name,
         "leagues/standings.html",
         {
             "access": access,
@@ -423,6 +451,11 @@ def _standings_page(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
             "kind": kind,
             "table_target": TABLE_TARGET,
             "can_refresh": access.can(SEASONS_MANAGE),
+            "rebuild_failures": (
+                selectors.club_rebuild_failures(club, season)
+                if access.can(SEASONS_MANAGE) and not request.htmx
+                else []
+            ),
         },
     )
 
@@ -444,7 +477,7 @@ def ratings(request: HttpRequest, slug: str) -> HttpResponse:
     rows = name_ordered_rows(selectors.club_player_ratings(club), lambda r: r.player.name)
     table = PlayerRatingTable(rows)
     table.club_slug = club.slug
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    _table_configure(request, table)
     return _table_response(
         request,
         table,

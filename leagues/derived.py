@@ -64,10 +64,22 @@ def counted_games_qs(club: Club, season: Season | None = None) -> QuerySet[Game]
     return games.order_by("finished_at", "pk")
 
 
-def counted_games(club: Club, season: Season | None = None) -> Iterator[CountedGame]:
+@dataclass(frozen=True)
+class LeftOut:
+    """A finished game the engine raised on (its stored rules or hands cannot be scored)."""
+
+    game_id: int
+    error: str
+
+
+def counted_games(
+    club: Club, season: Season | None = None, left_out: list[LeftOut] | None = None
+) -> Iterator[CountedGame]:
     """Every counted game scored by the engine from its stored hands, in game order.
 
-    A constant number of queries per BATCH games: games, their seats, their hands."""
+    A game the engine raises on is left out, and noted in `left_out` when given: one bad game
+    must not stop the standings of everyone else. A constant number of queries per BATCH games:
+    games, their seats, their hands."""
     games = list(counted_games_qs(club, season).only("pk", "rules", "first_dealer", "finished_at"))
     for start in range(0, len(games), BATCH):
         batch = games[start : start + BATCH]
@@ -85,7 +97,12 @@ def counted_games(club: Club, season: Season | None = None) -> Iterator[CountedG
         ):
             hands[hand.game_id].append(hand)
         for game in batch:
-            score = game_scored(game, hands[game.pk])
+            try:
+                score = game_scored(game, hands[game.pk])
+            except Exception as exc:  # any engine failure: leave the game out
+                if left_out is not None:
+                    left_out.append(LeftOut(game.pk, f"{type(exc).__name__}: {exc}"[:500]))
+                continue
             if not score.finished or score.winner is None:
                 continue
             by_seat = seats[game.pk]

@@ -10,15 +10,16 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.collation import NameOrderedModelChoiceField
+from kaiser_league.inputs import NameField, ObjectChoiceField, WholeNumberField
 from leagues.models import Club, Season
 from leagues.roles import Role
 
 
 class StandingsFilterForm(forms.Form):
-    season = forms.ModelChoiceField(
+    season = ObjectChoiceField(
         queryset=Season.objects.none(), required=False, empty_label=None, label=_("Season")
     )
-    min_games = forms.IntegerField(
+    min_games = WholeNumberField(
         min_value=0, max_value=10000, required=False, label=_("Minimum games")
     )
 
@@ -40,7 +41,7 @@ class SignUpForm(UserCreationForm):
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label=_("Club name"), max_length=100)
+    name = NameField(label=_("Club name"), max_length=100)
 
 
 class PotField(forms.DecimalField):
@@ -67,7 +68,7 @@ class PotField(forms.DecimalField):
 
 
 class ClubSettingsForm(forms.Form):
-    name = forms.CharField(label=_("Club name"), max_length=100)
+    name = NameField(label=_("Club name"), max_length=100)
     standings_public = forms.BooleanField(label=_("Public standings"), required=False)
     hands_need_confirmation = forms.BooleanField(label=_("Hands need confirming"), required=False)
     pot_per_set = PotField()
@@ -95,7 +96,7 @@ class RoleForm(forms.Form):
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = NameField(label=_("Name"), max_length=80)
 
 
 class PlayerLinkForm(forms.Form):
@@ -111,7 +112,7 @@ class PlayerLinkForm(forms.Form):
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100)
+    name = NameField(label=_("Name"), max_length=100)
     starts_on = forms.DateField(
         label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
     )

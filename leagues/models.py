@@ -534,3 +534,48 @@ class RatingPoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} after game {self.game_id}: {self.ordinal:.1f}"
+
+
+class RebuildKind(models.TextChoices):
+    STANDINGS = "standings", _("standings")
+    RATINGS = "ratings", _("ratings")
+
+
+class RebuildFailure(models.Model):
+    """A standings (one season) or ratings (one club) rebuild that could not finish, or left out
+    games the rules engine could not score. Kept until the next clean rebuild of the same
+    season or club; shown in the admin and to the club's directors on the standings page."""
+
+    kind = models.CharField(_("kind"), max_length=10, choices=RebuildKind.choices)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rebuild_failures")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="rebuild_failures"
+    )
+    error = models.TextField(_("error"))
+    # Games left out because the engine raised on them (the rest was counted and stored).
+    games_left_out = models.JSONField(_("games left out"), default=list, blank=True)
+    failed_at = models.DateTimeField(_("failed at"))
+
+    class Meta:
+        ordering = ["-failed_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season"],
+                condition=models.Q(kind="standings"),
+                name="rebuild_failure_once_per_season",
+            ),
+            models.UniqueConstraint(
+                fields=["club"],
+                condition=models.Q(kind="ratings"),
+                name="rebuild_failure_once_per_club",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="standings", season__isnull=False)
+                | models.Q(kind="ratings", season__isnull=True),
+                name="rebuild_failure_kind_matches",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        what = self.season if self.season_id else self.club
+        return f"{self.get_kind_display()} of {what}: {self.error[:80]}"

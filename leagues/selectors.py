@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from kaiser_league.collation import sorted_by_name
-from leagues.models import Club, Membership
+from leagues.models import Club, Membership, RebuildFailure, RebuildKind, Season
 
 
 def clubs_of(user: AbstractBaseUser) -> QuerySet[Membership]:
@@ -179,3 +179,14 @@ def club_current_season(club: Club):
         .order_by("-starts_on")
         .first()
     )
+
+
+def club_rebuild_failures(club: Club, season: Season | None) -> list[RebuildFailure]:
+    """What the club's directors should know about: the failed or incomplete rebuild of the
+    standings of `season` and of the club's ratings (one query)."""
+    from django.db.models import Q
+
+    which = Q(kind=RebuildKind.RATINGS)
+    if season is not None:
+        which |= Q(kind=RebuildKind.STANDINGS, season=season)
+    return list(RebuildFailure.objects.filter(which, club=club).order_by("kind"))

@@ -11,20 +11,30 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 import logging
 import secrets
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import models, transaction
-from django.db.models import Max, Q
+from django.db import (
+    DatabaseError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    models,
+    transaction,
+)
+from django.db.models import Exists, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
-from leagues.derived import counted_games, ratings_compute, standings_compute
+from kaiser_league.inputs import InputError, name_check
+from leagues.derived import LeftOut, counted_games, ratings_compute, standings_compute
 from leagues.models import (
     Club,
     Invitation,
@@ -36,6 +46,8 @@ from leagues.models import (
     PlayerStanding,
     RatingPoint,
     RatingSnapshot,
+    RebuildFailure,
+    RebuildKind,
     Season,
     StandingFigures,
     StandingsSnapshot,
@@ -47,8 +59,27 @@ log = logging.getLogger(__name__)
 INVITATION_DAYS = 14
 
 
+MAX_CLUB_NAME = 100  # Club.name
+MAX_PLAYER_NAME = 80  # Player.name
+MAX_SEASON_NAME = 100  # Season.name
+MAX_SLUG_TRIES = 1000
+
+
 class LeagueError(ValueError):
-    """A refused club, member, player or season change; the message says why (translated)."""
+    """A refused club, member, player or season change; the message says why (translated);
+    `field` names the form field it is about ("" for the whole form)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _name(value: str, field: str, max_length: int) -> str:
+    """A checked name (kaiser_league.inputs.name_check), refused as a LeagueError."""
+    try:
+        return name_check(value, field=field, max_length=max_length)
+    except InputError as error:
+        raise LeagueError(error.message, field) from None
 
 
 # --- Derived data ---------------------------------------------------------------------------
@@ -92,16 +123,91 @@ def _newer_snapshot_exists(snapshot: models.Model | None, started: datetime.date
     return snapshot is not None and snapshot.computed_at > started
 
 
+# A database that is away or busy: worth another try (the Celery task retries these). Anything
+# else a rebuild raises is a fact about the data, recorded in RebuildFailure for people to see.
+TRANSIENT_ERRORS = (OperationalError, InterfaceError)
+
+
+def _failure_record(
+    *, kind: str, club_id: int, season_id: int | None, error: str, left_out: list[LeftOut]
+) -> None:
+    """Note (or refresh) why the rebuild of a season or club failed. Never raises: the note is
+    for people; the season or club it is about may even be gone by now."""
+    text = error or _("Games left out: the rules engine could not score them.")
+    try:
+        with transaction.atomic():
+            RebuildFailure.objects.update_or_create(
+                kind=kind,
+                club_id=club_id,
+                season_id=season_id,
+                defaults={
+                    "error": text[:4000],
+                    "games_left_out": [
+                        {"game": item.game_id, "error": item.error} for item in left_out
+                    ],
+                    "failed_at": timezone.now(),
+                },
+            )
+    except DatabaseError:
+        log.exception("could not record the failed %s rebuild of %s/%s", kind, club_id, season_id)
+
+
+def _rebuild_isolated(
+    kind: str, club_id: int, season_id: int | None, rebuild: Callable[[list[LeftOut]], Any]
+) -> tuple[Any, str]:
+    """Run `rebuild(left_out)`; on any error (but a transient one, re-raised for a retry) or
+    when it left games out, record it. Returns (its result or None, the error text or "")."""
+    left_out: list[LeftOut] = []
+    try:
+        result = rebuild(left_out)
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception as exc:  # isolate: one season never stops the others
+        log.exception("the %s rebuild of club %s season %s failed", kind, club_id, season_id)
+        error = f"{type(exc).__name__}: {exc}"
+        _failure_record(
+            kind=kind, club_id=club_id, season_id=season_id, error=error, left_out=left_out
+        )
+        return None, error
+    if left_out:
+        error = _("%(count)s game(s) left out: the rules engine could not score them.") % {
+            "count": len(left_out)
+        }
+        _failure_record(
+            kind=kind, club_id=club_id, season_id=season_id, error=error, left_out=left_out
+        )
+        return result, error
+    return result, ""
+
+
 def standings_rebuild(*, season_id: int) -> StandingsSnapshot | None:
     """Recompute the standings of season `season_id` from its counted games and store them.
 
     Idempotent. The snapshot's computed_at is when the reading began. Returns the snapshot, or
-    None if the season no longer exists (or a newer rebuild already stored its result)."""
+    None if the season no longer exists, a newer rebuild already stored its result, or the
+    rebuild failed. A failure never raises (but a transient database error, for a retry): it
+    is recorded as a RebuildFailure, and the season keeps its last good standings. Games the
+    engine cannot score are left out and recorded the same way."""
+    season = Season.objects.filter(pk=season_id).only("pk", "club_id").first()
+    if season is None:
+        return None
+    result, _error = _rebuild_isolated(
+        RebuildKind.STANDINGS,
+        season.club_id,
+        season.pk,
+        lambda left_out: _standings_write(season_id, left_out),
+    )
+    return result
+
+
+def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapshot | None:
     started = timezone.now()
     season = Season.objects.select_related("club").filter(pk=season_id).first()
     if season is None:
         return None
-    players, pairs, game_count, hand_count = standings_compute(counted_games(season.club, season))
+    players, pairs, game_count, hand_count = standings_compute(
+        counted_games(season.club, season, left_out)
+    )
     fields = StandingFigures.FIGURES
     with transaction.atomic():
         snapshot = StandingsSnapshot.objects.select_for_update().filter(season=season).first()
@@ -127,6 +233,8 @@ def standings_rebuild(*, season_id: int) -> StandingsSnapshot | None:
             season=season,
             defaults={"computed_at": started, "games": game_count, "hands": hand_count},
         )
+        if not left_out:
+            RebuildFailure.objects.filter(kind=RebuildKind.STANDINGS, season=season).delete()
     return snapshot
 
 
@@ -135,12 +243,22 @@ def ratings_rebuild(*, club_id: int) -> RatingSnapshot | None:
     order, and store the final ratings and each player's rating after every game.
 
     Idempotent (the same games give the same numbers). Returns the snapshot, or None if the
-    club no longer exists (or a newer rebuild already stored its result)."""
+    club no longer exists, a newer rebuild already stored its result, or the rebuild failed
+    (recorded as a RebuildFailure, as for standings_rebuild)."""
+    if not Club.objects.filter(pk=club_id).exists():
+        return None
+    result, _error = _rebuild_isolated(
+        RebuildKind.RATINGS, club_id, None, lambda left_out: _ratings_write(club_id, left_out)
+    )
+    return result
+
+
+def _ratings_write(club_id: int, left_out: list[LeftOut]) -> RatingSnapshot | None:
     started = timezone.now()
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
         return None
-    final, history, game_count = ratings_compute(counted_games(club))
+    final, history, game_count = ratings_compute(counted_games(club, left_out=left_out))
     points = {
         (after.player_id, after.game_id): {
             "seq": after.seq,
@@ -171,7 +289,40 @@ def ratings_rebuild(*, club_id: int) -> RatingSnapshot | None:
         snapshot, _created = RatingSnapshot.objects.update_or_create(
             club=club, defaults={"computed_at": started, "games": game_count}
         )
+        if not left_out:
+            RebuildFailure.objects.filter(kind=RebuildKind.RATINGS, club=club).delete()
     return snapshot
+
+
+def derived_data_mark_stale(
+    *, season_ids: Iterable[int] = (), club_ids: Iterable[int] = ()
+) -> None:
+    """Say that the standings of `season_ids` and the ratings of `club_ids` no longer match
+    their games (a game was deleted, or stopped counting), and queue their rebuild after the
+    current transaction commits. The snapshot rows go, so even with the broker down the periodic
+    reconciliation sees them stale; the figures shown stay until the rebuild replaces them."""
+    season_ids = sorted({s for s in season_ids if s is not None})
+    club_ids = sorted({c for c in club_ids if c is not None})
+    StandingsSnapshot.objects.filter(season_id__in=season_ids).delete()
+    RatingSnapshot.objects.filter(club_id__in=club_ids).delete()
+    transaction.on_commit(
+        lambda: derived_data_send(season_ids=season_ids, club_ids=club_ids), robust=True
+    )
+
+
+def games_delete(*, games: Iterable[Any]) -> int:
+    """Delete games (the admin's delete) and mark the standings and ratings they were part of
+    stale, so the deleted games leave the standings. Returns how many games were deleted."""
+    from scorecards.models import Game  # scorecards imports leagues models
+
+    ids = [game.pk for game in games]
+    with transaction.atomic():
+        rows = list(Game.objects.filter(pk__in=ids).values_list("season_id", "club_id"))
+        Game.objects.filter(pk__in=ids).delete()
+        derived_data_mark_stale(
+            season_ids=[season for season, _club in rows], club_ids=[club for _s, club in rows]
+        )
+    return len(rows)
 
 
 def derived_data_send(*, season_ids: Iterable[int] = (), club_ids: Iterable[int] = ()) -> bool:
@@ -241,28 +392,41 @@ def derived_data_queue(*, game: Any) -> None:
 
 def derived_data_stale() -> tuple[list[int], list[int]]:
     """Seasons and clubs whose snapshot is missing or older than a change to their games
-    (a hand entered, corrected, undone or confirmed, a game finished)."""
+    (a hand entered, corrected, undone or confirmed, a game finished, abandoned or deleted).
+    A season or club whose last rebuild failed is not retried until something changes."""
     from scorecards.models import Game  # scorecards imports leagues models
 
     changed = Max("games__updated_at")
     confirmed = Max("games__hands__confirmed_at")
+    season_games = Game.objects.filter(season=OuterRef("pk"))
+    season_rows = PlayerStanding.objects.filter(season=OuterRef("pk"))
+    failed_season = RebuildFailure.objects.filter(
+        kind=RebuildKind.STANDINGS, season=OuterRef("pk")
+    ).values("failed_at")[:1]
     seasons = (
-        Season.objects.filter(games__isnull=False)
-        .annotate(changed=changed, confirmed=confirmed)
-        .values_list("pk", "changed", "confirmed", "standings__computed_at")
-        .distinct()
+        Season.objects.filter(Exists(season_games) | Exists(season_rows))
+        .annotate(changed=changed, confirmed=confirmed, failed=Subquery(failed_season))
+        .values_list("pk", "changed", "confirmed", "standings__computed_at", "failed")
     )
+    club_games = Game.objects.filter(club=OuterRef("pk"))
+    club_rows = PlayerRating.objects.filter(club=OuterRef("pk"))
+    failed_club = RebuildFailure.objects.filter(
+        kind=RebuildKind.RATINGS, club=OuterRef("pk")
+    ).values("failed_at")[:1]
     clubs = (
-        Club.objects.filter(pk__in=Game.objects.filter(club__isnull=False).values("club_id"))
-        .annotate(changed=changed, confirmed=confirmed)
-        .values_list("pk", "changed", "confirmed", "ratings__computed_at")
+        Club.objects.filter(Exists(club_games) | Exists(club_rows))
+        .annotate(changed=changed, confirmed=confirmed, failed=Subquery(failed_club))
+        .values_list("pk", "changed", "confirmed", "ratings__computed_at", "failed")
     )
 
     def stale(rows: Iterable[tuple]) -> list[int]:
         out = []
-        for pk, changed_at, confirmed_at, computed_at in rows:
-            latest = max(t for t in (changed_at, confirmed_at) if t is not None)
-            if computed_at is None or latest >= computed_at:
+        for pk, changed_at, confirmed_at, computed_at, failed_at in rows:
+            times = [t for t in (changed_at, confirmed_at) if t is not None]
+            latest = max(times) if times else None
+            if failed_at is not None and (latest is None or failed_at > latest):
+                continue  # the same data would fail the same way: wait for a change
+            if computed_at is None or (latest is not None and latest >= computed_at):
                 out.append(pk)
         return sorted(set(out))
 
@@ -278,42 +442,104 @@ def derived_data_reconcile() -> tuple[list[int], list[int]]:
     return season_ids, club_ids
 
 
+@dataclass
+class RebuildReport:
+    """What derived_data_rebuild_all did: how many it rebuilt, and what it could not (as
+    (what, why) pairs, e.g. ("standings of season 3 “2026” of club regina", "ValueError: ..."))."""
+
+    seasons: int = 0
+    clubs: int = 0
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+
 def derived_data_rebuild_all(
     *, season_ids: Iterable[int] | None = None, club_ids: Iterable[int] | None = None
-) -> tuple[int, int]:
+) -> RebuildReport:
     """Rebuild now, in this process (manage.py standings_rebuild): the given seasons and clubs,
-    or every one when None. Returns how many seasons and clubs were rebuilt."""
-    seasons = (
-        list(Season.objects.values_list("pk", flat=True)) if season_ids is None else season_ids
-    )
-    clubs = list(Club.objects.values_list("pk", flat=True)) if club_ids is None else club_ids
-    seasons, clubs = list(seasons), list(clubs)
-    for season_id in seasons:
-        standings_rebuild(season_id=season_id)
-    for club_id in clubs:
-        ratings_rebuild(club_id=club_id)
-    return len(seasons), len(clubs)
+    or every one when None. Goes on past any failure, transient ones included, and reports
+    them (they are also recorded as RebuildFailure rows)."""
+    seasons = Season.objects.select_related("club").order_by("pk")
+    if season_ids is not None:
+        seasons = seasons.filter(pk__in=list(season_ids))
+    clubs = Club.objects.order_by("pk")
+    if club_ids is not None:
+        clubs = clubs.filter(pk__in=list(club_ids))
+    report = RebuildReport()
+    jobs = [
+        (
+            _("standings of season %(id)s “%(name)s” of club %(club)s")
+            % {"id": season.pk, "name": season.name, "club": season.club.slug},
+            RebuildKind.STANDINGS,
+            season.club_id,
+            season.pk,
+            functools.partial(_standings_write, season.pk),
+        )
+        for season in seasons
+    ]
+    jobs += [
+        (
+            _("ratings of club %(club)s") % {"club": club.slug},
+            RebuildKind.RATINGS,
+            club.pk,
+            None,
+            functools.partial(_ratings_write, club.pk),
+        )
+        for club in clubs
+    ]
+    for label, kind, club_id, season_id, rebuild in jobs:
+        try:
+            _result, error = _rebuild_isolated(kind, club_id, season_id, rebuild)
+        except TRANSIENT_ERRORS as exc:
+            error = f"{type(exc).__name__}: {exc}"
+            _failure_record(
+                kind=kind, club_id=club_id, season_id=season_id, error=error, left_out=[]
+            )
+        if error:
+            report.failures.append((label, error))
+        if kind == RebuildKind.STANDINGS:
+            report.seasons += 1
+        else:
+            report.clubs += 1
+    return report
 
 
 # --- Clubs, members, players, seasons -------------------------------------------------------
 
 
-@transaction.atomic
 def club_create(*, name: str, owner: AbstractBaseUser, slug: str = "") -> Club:
-    """A new club owned by `owner`. The short name comes from the name when not given."""
-    name = name.strip()
-    if not name:
-        raise LeagueError(_("A club needs a name."))
+    """A new club owned by `owner`. The short name comes from the name when not given; when it
+    is taken (even by a club created at this very moment) the next free `-2`, `-3`... is used.
+    An owner who already owns a club of that name (any case) is refused with LeagueError
+    naming it: a double-tapped "Create" (or ten at once) makes one club."""
+    from django.contrib.auth import get_user_model
+
+    name = _name(name, "name", MAX_CLUB_NAME)
     base = slugify(slug or name)[:50] or "club"
     if base == "new":  # clubs/new/ is the page that creates a club
         base = "new-club"
-    candidate, n = base, 1
-    while Club.objects.filter(slug=candidate).exists():
+    n = 1
+    while True:
+        candidate = base if n == 1 else f"{base}-{n}"
+        if not Club.objects.filter(slug=candidate).exists():
+            try:
+                with transaction.atomic():
+                    # One owner's creates take turns (their account row is locked; SQLite
+                    # serialises writers anyway), so this check sees a club made a moment ago.
+                    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+                    if Club.objects.filter(
+                        memberships__user=owner, memberships__role=Role.OWNER, name__iexact=name
+                    ).exists():
+                        raise LeagueError(
+                            _("You already have a club called %(name)s.") % {"name": name}, "name"
+                        )
+                    club = Club.objects.create(name=name, slug=candidate)
+                    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+                    return club
+            except IntegrityError:
+                # Another request took this short name between the check and the insert.
+                if not Club.objects.filter(slug=candidate).exists() or n > MAX_SLUG_TRIES:
+                    raise
         n += 1
-        candidate = f"{base}-{n}"
-    club = Club.objects.create(name=name[:100], slug=candidate)
-    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
-    return club
 
 
 def club_settings_update(
@@ -327,13 +553,11 @@ def club_settings_update(
     """Change the club's name and switches, and the pot its new games keep (cents per set
     bid, None: no pot). A change of what counts re-queues the rebuilds."""
     if pot_per_set is not None and not 0 <= pot_per_set <= 100_000:
-        raise LeagueError(_("The pot per set bid is at most 1000."))
-    name = name.strip()
-    if not name:
-        raise LeagueError(_("A club needs a name."))
+        raise LeagueError(_("The pot per set bid is at most 1000."), "pot_per_set")
+    name = _name(name, "name", MAX_CLUB_NAME)
     with transaction.atomic():
         counting_changed = club.hands_need_confirmation != hands_need_confirmation
-        club.name = name[:100]
+        club.name = name
         club.standings_public = standings_public
         club.hands_need_confirmation = hands_need_confirmation
         club.pot_per_set = pot_per_set
@@ -472,21 +696,27 @@ def membership_remove(*, membership: Membership, by: AbstractBaseUser) -> None:
 
 
 def player_save(*, club: Club, name: str, player: Player | None = None) -> Player:
-    """Add a player to the club, or rename `player`. Names are unique in a club (any case)."""
-    name = name.strip()[:80]
-    if not name:
-        raise LeagueError(_("A player needs a name."))
+    """Add a player to the club, or rename `player`. Names are unique in a club (any case):
+    a clash, even with a player added at this very moment, raises LeagueError naming it."""
+    name = _name(name, "name", MAX_PLAYER_NAME)
     clash = Player.objects.filter(club=club, name__iexact=name)
     if player is not None:
         clash = clash.exclude(pk=player.pk)
+    taken = LeagueError(_("The club already has a player called %(name)s.") % {"name": name})
     if clash.exists():
-        raise LeagueError(_("The club already has a player called %(name)s.") % {"name": name})
-    with transaction.atomic():
-        if player is None:
-            return Player.objects.create(club=club, name=name)
-        player.name = name
-        player.save(update_fields=["name"])
-        return player
+        raise taken
+    try:
+        with transaction.atomic():
+            if player is None:
+                return Player.objects.create(club=club, name=name)
+            player.name = name
+            player.save(update_fields=["name"])
+            return player
+    except IntegrityError:
+        # The database's unique constraint caught a rival request that won the race.
+        if clash.exists():
+            raise taken from None
+        raise
 
 
 @transaction.atomic
@@ -513,19 +743,41 @@ def season_create(
     """A new season of the club with a rules preset (validated by the engine)."""
     from scorecards.rules import KaiserError, rules_build
 
-    name = name.strip()[:100]
-    if not name:
-        raise LeagueError(_("A season needs a name."))
+    name = _name(name, "name", MAX_SEASON_NAME)
     if ends_on is not None and ends_on < starts_on:
         raise LeagueError(_("A season cannot end before it starts."))
+    taken = LeagueError(_("The club already has a season called %(name)s.") % {"name": name})
     if Season.objects.filter(club=club, name=name).exists():
-        raise LeagueError(_("The club already has a season called %(name)s.") % {"name": name})
+        raise taken
     rules = dict(rules or {"preset": "standard"})
     try:
         rules_build(rules)
     except KaiserError as exc:
         raise LeagueError(str(exc)) from exc
-    with transaction.atomic():
-        return Season.objects.create(
-            club=club, name=name, starts_on=starts_on, ends_on=ends_on, rules=rules
-        )
+    try:
+        with transaction.atomic():
+            return Season.objects.create(
+                club=club, name=name, starts_on=starts_on, ends_on=ends_on, rules=rules
+            )
+    except IntegrityError:
+        if Season.objects.filter(club=club, name=name).exists():
+            raise taken from None
+        raise
+
+
+def account_create(*, username: str, email: str, password: str) -> AbstractBaseUser:
+    """A new account (the sign-up page has validated the fields). A username taken meanwhile,
+    by a sign-up at this very moment, raises LeagueError naming it."""
+    from django.contrib.auth import get_user_model
+
+    model = get_user_model()
+    taken = LeagueError(_("A user with that username already exists."))
+    if model.objects.filter(username__iexact=username).exists():
+        raise taken
+    try:
+        with transaction.atomic():
+            return model.objects.create_user(username=username, email=email, password=password)
+    except IntegrityError:
+        if model.objects.filter(username=username).exists():
+            raise taken from None
+        raise

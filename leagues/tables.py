@@ -3,10 +3,17 @@ to CSV and XLSX). They only display stored snapshot rows: nothing is computed he
 
 from __future__ import annotations
 
+import csv
+import io
+import re
+import unicodedata
 from collections.abc import Callable, Iterable
+from decimal import Decimal
 from typing import Any
+from urllib.parse import quote
 
 import django_tables2 as tables
+from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.html import format_html
@@ -30,6 +37,82 @@ def name_ordered_rows(rows: Iterable[Any], name: Callable[[Any], str]) -> list[A
 
 
 PER_PAGE = 25
+EXPORT_FORMATS = ("csv", "xlsx")
+CONTENT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+# A spreadsheet reads a cell starting with one of these as a formula (OWASP, CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _export_value(value: Any) -> Any:
+    """Numbers stay numbers; everything else is text."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int | float | Decimal):
+        return value
+    return "" if value is None else str(value)
+
+
+def _csv_text(value: Any) -> Any:
+    # OWASP: a leading single quote makes a spreadsheet show the cell as text, never run it.
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def _csv_bytes(rows: list[list[Any]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL)
+    for row in rows:
+        writer.writerow([_csv_text(value) for value in row])
+    return out.getvalue().encode()
+
+
+def _xlsx_bytes(rows: list[list[Any]], title: str) -> bytes:
+    from openpyxl import Workbook
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, TYPE_STRING
+
+    book = Workbook(write_only=False)
+    sheet = book.active
+    sheet.title = re.sub(r"[\\/*?:\[\]]", "-", title)[:31] or "Export"
+    for row in rows:
+        sheet.append([ILLEGAL_CHARACTERS_RE.sub("", v) if isinstance(v, str) else v for v in row])
+    for row in sheet.iter_rows():
+        for cell in row:
+            if cell.data_type == "f":
+                # openpyxl reads a text starting with "=" as a formula; store it as the text it is.
+                cell.data_type = TYPE_STRING
+    sheet.freeze_panes = "A2"
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def attachment_header(filename: str) -> str:
+    """A Content-Disposition value for a download named `filename`, whatever it holds (RFC 6266:
+    an ASCII `filename` for old clients and the exact UTF-8 name in `filename*`). Control
+    characters are dropped; quotes, backslashes and non-Latin-1 letters are safe."""
+    clean = "".join(ch for ch in filename if unicodedata.category(ch)[0] != "C").strip()
+    clean = clean or "export"
+    ascii_name = unicodedata.normalize("NFKD", clean).encode("ascii", "ignore").decode()
+    ascii_name = re.sub(r"[^A-Za-z0-9._-]+", "_", ascii_name).strip("_.") or "export"
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(clean, safe='')}"
+
+
+def table_export(table: tables.Table, export_format: str, name: str) -> HttpResponse:
+    """The whole table (every row, not one page) as a CSV or XLSX download named `name`.ext.
+    Numbers are written as numbers; a text that a spreadsheet would run as a formula is written
+    as text."""
+    rows = [[_export_value(value) for value in row] for row in table.as_values()]
+    if export_format == "xlsx":
+        body = _xlsx_bytes(rows, str(table.Meta.model._meta.verbose_name_plural).title())
+    else:
+        body = _csv_bytes(rows)
+    response = HttpResponse(body, content_type=CONTENT_TYPES[export_format])
+    response["Content-Disposition"] = attachment_header(f"{name}.{export_format}")
+    return response
 
 
 class _Streak(tables.Column):
@@ -58,7 +141,7 @@ class _Number(tables.Column):
 
     def value(self, value: float, table: tables.Table | None = None, **kwargs: Any) -> Any:
         if getattr(table, "export_format", None) == "xlsx":
-            return value
+            return round(value, self.places)
         return self.render(value)
 
 

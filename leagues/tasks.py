@@ -7,13 +7,15 @@ reject_on_worker_lost), so another worker runs it again: safe, since a rebuild i
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import DatabaseError, InterfaceError
 from kombu.exceptions import OperationalError as BrokerError
 
 from leagues import services
 
-# Transient failures worth another try; a bug raises anything else and is not retried.
-RETRY_ON = (DatabaseError, InterfaceError, BrokerError)
+# Transient failures worth another try (a database away or busy, a broker down). Anything else
+# a rebuild meets is recorded by the service as a RebuildFailure (never retried in a loop:
+# the same data would fail the same way, and a data error such as an integer overflow is a
+# DatabaseError too).
+RETRY_ON = (*services.TRANSIENT_ERRORS, BrokerError)
 OPTIONS = {
     "acks_late": True,
     "reject_on_worker_lost": True,

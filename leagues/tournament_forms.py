@@ -7,23 +7,26 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.collation import NameOrderedModelChoiceField
+from kaiser_league.inputs import NameField, ObjectChoiceField, WholeNumberField
 from leagues.models import Player, RoundEnd, Season, SitOutScore, TournamentFormat
 from leagues.selectors import club_current_season
 
+MAX_SITOUT_POINTS = 1000
+
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100)
+    name = NameField(label=_("Name"), max_length=100)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     format = forms.ChoiceField(label=_("Format"), choices=TournamentFormat.choices)
-    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=4)
+    rounds = WholeNumberField(label=_("Rounds"), min_value=1, max_value=30, initial=4)
     round_end = forms.ChoiceField(label=_("A round ends"), choices=RoundEnd.choices)
-    hands_per_round = forms.IntegerField(
+    hands_per_round = WholeNumberField(
         label=_("Hands per round"), min_value=1, max_value=50, initial=10
     )
     extra_hand_on_tie = forms.BooleanField(
         label=_("One more hand on a tie"), required=False, initial=True
     )
-    minutes_per_round = forms.IntegerField(
+    minutes_per_round = WholeNumberField(
         label=_("Minutes per round"), min_value=1, max_value=600, required=False
     )
     # The rules come from scorecards.rules_form.RulesForm, shown beside this one.
@@ -34,10 +37,15 @@ class TournamentForm(forms.Form):
         label=_("Winners up, losers down (rotating partners)"), required=False
     )
     sitout_score = forms.ChoiceField(label=_("A sit-out scores"), choices=SitOutScore.choices)
-    sitout_points = forms.IntegerField(label=_("Fixed sit-out score"), initial=0, required=False)
-    season = forms.ModelChoiceField(
-        label=_("Season"), queryset=Season.objects.none(), required=False
+    # A sit-out scores what a side can score in a game at most, either way.
+    sitout_points = WholeNumberField(
+        label=_("Fixed sit-out score"),
+        min_value=-MAX_SITOUT_POINTS,
+        max_value=MAX_SITOUT_POINTS,
+        initial=0,
+        required=False,
     )
+    season = ObjectChoiceField(label=_("Season"), queryset=Season.objects.none(), required=False)
 
     def __init__(self, *args, club, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -55,11 +63,11 @@ class EntryForm(forms.Form):
     player = NameOrderedModelChoiceField(
         label=_("Member"), queryset=Player.objects.none(), required=False
     )
-    name = forms.CharField(label=_("or walk-in name"), max_length=80, required=False)
+    name = NameField(label=_("or walk-in name"), max_length=80, required=False)
     partner = NameOrderedModelChoiceField(
         label=_("Partner"), queryset=Player.objects.none(), required=False
     )
-    partner_name = forms.CharField(label=_("or partner's name"), max_length=80, required=False)
+    partner_name = NameField(label=_("or partner's name"), max_length=80, required=False)
     checked_in = forms.BooleanField(label=_("Here now (checked in)"), required=False)
 
     def __init__(self, *args, tournament, **kwargs) -> None:

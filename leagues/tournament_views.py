@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kaiser_league.collation import sorted_by_name
+from kaiser_league.inputs import number_or_none
 from leagues.access import club_for_member
 from leagues.models import (
     RoundEnd,
@@ -50,6 +51,8 @@ from scorecards.qr import qr_svg, table_link
 from scorecards.rules import KaiserError
 from scorecards.rules_form import RulesForm
 from scorecards.services import HandRefused, hand_undo
+
+MAX_ROUND_NUMBER = 1000  # far beyond any night; a bigger "number" is no round at all
 
 
 def _fragment(request: HttpRequest, template: str, fragment: str) -> str:
@@ -214,12 +217,11 @@ def round_draw_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     tournament = access.tournament
     try:
-        number = request.POST.get("number", "")
         made = round_draw(
             tournament=tournament,
             by=request.user,
             confirm=request.POST.get("confirm") == "1",
-            number=int(number) if number.isdigit() else None,
+            number=number_or_none(request.POST, "number", minimum=1, maximum=MAX_ROUND_NUMBER),
         )
     except RoundUnfinished as exc:
         return render(

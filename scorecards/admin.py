@@ -29,6 +29,18 @@ class GameAdmin(admin.ModelAdmin):
     readonly_fields = ["scores", "target", "next_dealer", "hand_count", "winner", "finish_reason"]
     inlines = [SeatInline, HandInline]
 
+    # A deleted game leaves the standings and ratings it counted in: through the service, which
+    # marks them stale and queues their rebuild.
+    def delete_model(self, request, obj: Game) -> None:
+        from leagues.services import games_delete
+
+        games_delete(games=[obj])
+
+    def delete_queryset(self, request, queryset) -> None:
+        from leagues.services import games_delete
+
+        games_delete(games=list(queryset))
+
 
 @admin.register(HandVersion)
 class HandVersionAdmin(admin.ModelAdmin):

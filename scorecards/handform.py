@@ -23,6 +23,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from kaiser_league.inputs import InputError, number_parse
 from scorecards.habits import hand_habits_post, hand_with_habits
 from scorecards.rules import BID_KINDS, NOBODY, HandInput, KaiserError, Rules
 from scorecards.rules.scoring import Card
@@ -31,7 +32,7 @@ NOBODY_VALUE = "nobody"  # the form value of a special card no side took
 # Where the dealer sells the contract (Lost Heir): they accepted the highest bid, or took the
 # contract over by equalling it and so became the bidder.
 SOLD_ACCEPTED, SOLD_TOOK_OVER = "accepted", "took_over"
-MAX_DIGITS = 4  # no field of a hand needs more; longer input is refused before int()
+MAX_WHOLE = 9999  # no field of a hand needs more; the engine judges what is possible
 TRUE_VALUES = {"1", "on", "true", "yes"}
 
 # The engine's field names mapped to the form field an error is shown beside.
@@ -108,11 +109,11 @@ def _whole(form: HandForm, data: Mapping[str, Any], name: str, *, error: str = "
     if raw == "":
         return None
     form.filled.add(error or name)
-    digits = raw[1:] if raw.startswith("-") else raw
-    if not digits.isdigit() or len(digits) > MAX_DIGITS or not digits.isascii():
+    try:
+        return number_parse(raw, field=error or name, minimum=-MAX_WHOLE, maximum=MAX_WHOLE)
+    except InputError:
         form.add_error(error or name, _("must be a whole number"))
         return None
-    return int(raw)
 
 
 def _card(form: HandForm, data: Mapping[str, Any], name: str) -> Card:

@@ -3,12 +3,15 @@ typed names and no club. Every game gets a table link (and QR code) for the othe
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from kaiser_league.inputs import InputError, name_check, number_or_none, number_parse
 from leagues.access import club_for_member
 from leagues.models import Club, Player, Season
 from leagues.roles import GAME_START
@@ -19,6 +22,14 @@ from scorecards.rules import KaiserError, Rules, rules_build
 from scorecards.rules.catalogue import rules_describe
 from scorecards.rules_form import RulesForm
 from scorecards.services import game_start, game_token_issue
+
+MAX_SEAT_NAME = 80  # Seat.name
+MAX_TABLE_LABEL = 40  # Game.table_label
+
+
+def _text(data: Any, name: str) -> str:
+    value = data.get(name)
+    return value.strip() if isinstance(value, str) else ""
 
 
 def _rules_form(data, season: Season | None, bound: bool) -> RulesForm:
@@ -53,15 +64,25 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
     rules = rules_form.rules_or(fallback)
     if rules_form.is_bound and rules_form.errors:
         errors["rules"] = [_("Check the rules.")]
-    names = [(data.get(f"seat_{seat}") or "").strip()[:80] for seat in range(rules.seats)]
-    move = data.get("move", "")
-    if request.method == "POST" and move.isdigit() and 0 < int(move) < rules.seats:
+    names = [_text(data, f"seat_{seat}") for seat in range(rules.seats)]
+    move = number_or_none(data, "move", minimum=1, maximum=rules.seats - 1)
+    if request.method == "POST" and move is not None:
         # Tap order: the arrow moves a player one seat up (works without JavaScript).
-        i = int(move)
-        names[i - 1], names[i] = names[i], names[i - 1]
-    raw_dealer = data.get("first_dealer", "0")
-    first_dealer = int(raw_dealer) if raw_dealer.isdigit() else 0
-    table_label = (data.get("table_label") or "").strip()[:40]
+        names[move - 1], names[move] = names[move], names[move - 1]
+    first_dealer = 0
+    if _text(data, "first_dealer"):
+        try:
+            first_dealer = number_parse(
+                data.get("first_dealer"), field="first_dealer", minimum=0, maximum=rules.seats - 1
+            )
+        except InputError as error:
+            errors["first_dealer"] = [_("Choose the first dealer."), error.message]
+    table_label = _text(data, "table_label")
+    if table_label:
+        try:
+            name_check(table_label, field="table_label", max_length=MAX_TABLE_LABEL)
+        except InputError as error:
+            errors["table_label"] = [error.message]
     pot = club.pot_per_set if club is not None else None
     habits_form = GameHabitsForm(
         data if request.method == "POST" else None,
@@ -72,14 +93,21 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
     wants_start = request.method == "POST" and "start" in data
     starting = wants_start and not errors
     if starting:
+        for seat, name in enumerate(names):
+            if name:
+                try:
+                    name_check(name, field=f"seat_{seat}", max_length=MAX_SEAT_NAME)
+                except InputError as error:
+                    errors.setdefault("seats", []).append(
+                        _("Seat %(n)s: %(error)s") % {"n": seat + 1, "error": error.message}
+                    )
+    if starting and not errors:
         by_name = {player.name.lower(): player for player in players}
         seats: list[Player | str] = [by_name.get(name.lower(), name) for name in names]
         if any(not name for name in names):
             errors["seats"] = [_("Every seat needs a player.")]
         elif len({name.lower() for name in names}) != len(names):
             errors["seats"] = [_("A player can sit in only one seat.")]
-        elif not 0 <= first_dealer < rules.seats:
-            errors["first_dealer"] = [_("Choose the first dealer.")]
         else:
             try:
                 game = game_start(

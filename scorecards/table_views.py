@@ -24,6 +24,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from kaiser_league.inputs import number_or_none
 from leagues.roles import GAME_START
 from scorecards.access import SESSION_TABLE_TOKENS, GameAccess, game_for_member
 from scorecards.habits import entry_table_habits, habits_text
@@ -185,12 +186,11 @@ def _remember_seat(request: HttpRequest, game: Game, raw: str) -> int | None:
     held = request.session.get(SESSION_SEATS, {}).get(str(game.pk))
     if isinstance(held, int):
         return held
-    if not (raw.isdigit() and int(raw) < game.rules_value.seats):
+    seat = number_or_none({"seat": raw}, "seat", minimum=0, maximum=game.rules_value.seats - 1)
+    if seat is None:
         return None
     user = request.user if request.user.is_authenticated else None
-    claim = seat_claim(
-        game=game, seat=int(raw), phone=_phone_id(request, create=True) or "", user=user
-    )
+    claim = seat_claim(game=game, seat=seat, phone=_phone_id(request, create=True) or "", user=user)
     if claim is None:
         return None
     seats = dict(request.session.get(SESSION_SEATS, {}))

@@ -287,12 +287,16 @@ def test_refresh_queues_rebuilds_for_directors_only(played, club, as_alice, as_b
 # --- Clubs, members, invitations ------------------------------------------------------------
 
 
-def test_create_a_club_makes_you_its_owner(alice, as_alice):
+def test_create_a_club_makes_you_its_owner(alice, charlie, as_alice):
     response = as_alice.post(reverse("club_create"), {"name": "Gravelbourg Kaiser"})
     club = Club.objects.get(name="Gravelbourg Kaiser")
     assert response.url == club.get_absolute_url()
     assert Membership.objects.get(club=club, user=alice).role == Role.OWNER
-    as_alice.post(reverse("club_create"), {"name": "Gravelbourg Kaiser"})
+    # The same owner again (a double tap): refused, naming it; another person gets a new name.
+    again = as_alice.post(reverse("club_create"), {"name": "Gravelbourg Kaiser"})
+    assert "already have a club called Gravelbourg Kaiser" in again.content.decode()
+    assert Club.objects.filter(name="Gravelbourg Kaiser").count() == 1
+    client_for(charlie).post(reverse("club_create"), {"name": "Gravelbourg Kaiser"})
     assert Club.objects.filter(slug="gravelbourg-kaiser-2").exists()
     assert Client().get(reverse("club_create")).status_code == 302  # log in first
 

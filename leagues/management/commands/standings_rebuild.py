@@ -1,5 +1,6 @@
 """manage.py standings_rebuild --all | --season ID | --club SLUG: rebuild standings and ratings
-now, in this process (no broker needed)."""
+now, in this process (no broker needed). It goes on past a season or club that fails, lists
+what it could not rebuild and why, and then exits with status 1."""
 
 from __future__ import annotations
 
@@ -25,23 +26,27 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         started = time.perf_counter()
         if options["all"]:
-            seasons, clubs = derived_data_rebuild_all()
+            report = derived_data_rebuild_all()
         elif options["season"] is not None:
             season = Season.objects.filter(pk=options["season"]).first()
             if season is None:
                 raise CommandError(f"no season {options['season']}")
-            seasons, clubs = derived_data_rebuild_all(
-                season_ids=[season.pk], club_ids=[season.club_id]
-            )
+            report = derived_data_rebuild_all(season_ids=[season.pk], club_ids=[season.club_id])
         else:
             club = Club.objects.filter(slug=options["club"]).first()
             if club is None:
                 raise CommandError(f"no club {options['club']!r}")
-            seasons, clubs = derived_data_rebuild_all(
+            report = derived_data_rebuild_all(
                 season_ids=list(club.seasons.values_list("pk", flat=True)), club_ids=[club.pk]
             )
         elapsed = time.perf_counter() - started
         self.stdout.write(
-            f"rebuilt standings of {seasons} season(s) and ratings of {clubs} club(s) "
-            f"in {elapsed:.2f} s"
+            f"rebuilt standings of {report.seasons} season(s) and ratings of {report.clubs} "
+            f"club(s) in {elapsed:.2f} s"
         )
+        if report.failures:
+            self.stdout.write(f"could not rebuild {len(report.failures)}:")
+            for what, why in report.failures:
+                self.stdout.write(f"  {what}: {why}")
+            # Every other season and club was rebuilt; the exit status tells scripts to look.
+            raise CommandError(f"{len(report.failures)} rebuild(s) failed (listed above)")
