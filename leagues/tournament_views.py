@@ -418,8 +418,8 @@ def tournament_projector(request: HttpRequest, tournament_id: int) -> HttpRespon
     )
     results = standings.results.get(current.number, []) if seating_open else []
     panels = projector_panels(tables=len(results), rows=len(standings.rows), seating=seating_open)
-    page = request.GET.get("page", "1")
-    wanted = (request.GET.get("show", ""), int(page) if page.isdigit() and len(page) < 4 else 1)
+    page = number_or_none(request.GET, "page", minimum=1, maximum=999) or 1
+    wanted = (request.GET.get("show", ""), page)
     if wanted not in panels:
         # Unknown, or gone since (the round closed): the first panel of that kind, else the first.
         wanted = next((p for p in panels if p[0] == wanted[0]), panels[0])

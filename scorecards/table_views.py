@@ -17,6 +17,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -401,22 +402,33 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     if form.hand is None:
         return _invalid(request, access, form)
     try:
-        seat = _remember_seat(request, game, request.POST.get("entered_as", ""))
-    except HandRefused:
-        seat = None  # the game takes no hand either: hand_record says why
-    user = request.user if request.user.is_authenticated else None
-    if seat is None and access.membership is not None:
-        seat = getattr(game, "_user_seat", None)  # the signed-in member's own seat
-    try:
-        recorded = hand_record(
-            game=game,
-            hand=form.hand,
-            idempotency_key=form.idempotency_key,
-            number=form.number,
-            entered_by=user,
-            entered_by_name=_signature(request, game),
-            entered_seat=seat,
-        )
+        user = request.user if request.user.is_authenticated else None
+        seats_before = request.session.get(SESSION_SEATS)
+        try:
+            # The seat this phone names is claimed together with its hand: a refused hand leaves
+            # no claim behind, on the server or in the session.
+            with transaction.atomic():
+                try:
+                    seat = _remember_seat(request, game, request.POST.get("entered_as", ""))
+                except HandRefused:
+                    seat = None  # the game takes no hand either: hand_record says why
+                if seat is None and access.membership is not None:
+                    seat = getattr(game, "_user_seat", None)  # the signed-in member's own seat
+                recorded = hand_record(
+                    game=game,
+                    hand=form.hand,
+                    idempotency_key=form.idempotency_key,
+                    number=form.number,
+                    entered_by=user,
+                    entered_by_name=_signature(request, game),
+                    entered_seat=seat,
+                )
+        except (HandConflict, HandRefused, KaiserError):
+            if seats_before is None:
+                request.session.pop(SESSION_SEATS, None)
+            else:
+                request.session[SESSION_SEATS] = seats_before
+            raise
     except HandConflict as conflict:
         existing = conflict.existing
         if _wants_json(request):
