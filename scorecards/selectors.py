@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
-from scorecards.models import Game, Hand, HandVersion
+from scorecards.models import Game, Hand, HandAction, HandVersion
 from scorecards.rules import GameScore, HandInput, game_play, game_score, rules_build
 
 
@@ -20,7 +20,12 @@ def game_with_seats(game_id: int) -> Game:
 
 
 def game_hands(game: Game) -> QuerySet[Hand]:
-    return game.hands.order_by("number")
+    """The game's hands in order, each with `corrected` (changed after it was entered), read in
+    the same query."""
+    corrected = HandVersion.objects.filter(
+        game=OuterRef("game"), number=OuterRef("number"), action=HandAction.CORRECT
+    )
+    return game.hands.annotate(corrected=Exists(corrected)).order_by("number")
 
 
 def game_scored(game: Game, hands: list[Hand] | None = None) -> GameScore:
@@ -94,3 +99,4 @@ def game_preview(score: GameScore, hand: HandInput) -> GameScore:
     """`score` (the game so far, from `game_scored`) with `hand` played next: what the sheet
     would show if it were saved. Raises HandError from the engine if the hand is impossible."""
     return game_play(score, hand)
+
