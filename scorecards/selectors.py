@@ -99,4 +99,3 @@ def game_preview(score: GameScore, hand: HandInput) -> GameScore:
     """`score` (the game so far, from `game_scored`) with `hand` played next: what the sheet
     would show if it were saved. Raises HandError from the engine if the hand is impossible."""
     return game_play(score, hand)
-

@@ -166,17 +166,26 @@ def test_every_refusal_says_what_to_do(page, live_server, club, players, alice) 
     assert Hand.objects.filter(game=game).count() == 1
 
 
+def until(page, script: str, seconds: float = 10) -> None:
+    """Poll `script` (wait_for_function would need eval, which our CSP refuses)."""
+    for _ in range(int(seconds * 5)):
+        if page.evaluate(script):
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"never true: {script}")
+
+
 def test_sheet_opens_offline_and_sends_queued_hands_once(page, live_server, club, players, alice):
     signed_in(page, live_server, alice)
     game = start_game(page, live_server, club)
     # The service worker controls the page and holds the sheet as last seen.
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=10_000)
-    page.wait_for_function(
-        "caches.match(location.pathname).then(Boolean)", polling=200, timeout=10_000
-    )
+    until(page, "() => navigator.serviceWorker.controller !== null")
+    until(page, "() => caches.match(location.pathname).then(Boolean)")
     page.context.set_offline(True)
     page.reload()
     page.wait_for_selector("#hand-form")
+    # Really offline: anything the service worker does not keep fails.
+    assert page.evaluate("() => fetch('/healthz').then(() => 'up', () => 'down')") == "down"
     assert "Hand 1" in page.inner_text("#entry-title")
     for number, (bidder, hearts, spades) in enumerate([("Ann", 1, 0), ("Cat", 0, 1)], start=1):
         page.locator("#f-bidder label", has_text=bidder).click()
