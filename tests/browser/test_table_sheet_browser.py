@@ -177,6 +177,12 @@ def test_network_lost_while_sending(page, live_server, club, players, alice) -> 
     assert [h.bidder for h in hands] == [0, 1]  # none lost, none twice
     assert page.locator("#hand-1").count() == 1
     screenshot(page, "outbox-sent")
+    # Back to normal: the next hand is saved in place (no page load) once the sheet caught up.
+    page.wait_for_selector("#hand-form .totals:not([hidden])")
+    page.evaluate("() => { window.stillHere = true; }")
+    tap_hand(page, bidder="Bob", bid=8, tricks=6, hearts=0, spades=1)
+    save_and_wait(page, 3)
+    assert page.evaluate("() => window.stillHere === true")
 
 
 def test_french_sheet(browser, live_server, club, players, alice) -> None:
