@@ -60,4 +60,4 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 @require_GET
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever the page says: send them to the icon."""
-    return redirect(static("icons/favicon-32.png"), permanent=True)
+    return redirect(static("icons/favicon-32.png"))

@@ -155,8 +155,29 @@ def sheet_texts() -> dict[str, str]:
             "Not sent yet: the server had a problem (error __CODE__). Your hand is kept and "
             "tried again in a moment."
         ),
-        "misdeal": _("Record a misdeal (thrown in)? The taps above are not saved."),
     }
+
+
+CARD_LABELS = {"five_hearts": "5♥", "three_spades": "3♠"}
+
+
+def named_sides(error: KaiserError, hand: Any, sides: list[str]) -> KaiserError:
+    """The engine numbers the sides ("went to side 0"); a player knows them by name. A card
+    that went to a side which took no trick is said again with the side's players."""
+    side = getattr(hand, error.field, None) if error.field in CARD_LABELS else None
+    tricks = getattr(hand, "tricks", None)
+    if (
+        isinstance(side, int)
+        and 0 <= side < len(sides)
+        and tricks
+        and side < len(tricks)
+        and tricks[side] == 0
+    ):
+        error.message = _("%(card)s went to %(side)s, who took no trick") % {
+            "card": CARD_LABELS[error.field],
+            "side": sides[side],
+        }
+    return error
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -403,7 +424,7 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
         form.errors.clear()
         return _conflict(request, access, conflict)
     except KaiserError as error:
-        form.add_engine_error(error)
+        form.add_engine_error(named_sides(error, form.hand, side_names(rules, _names(game))))
         return _invalid(request, access, form)
     if _wants_json(request):
         body = {
@@ -478,7 +499,7 @@ def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
             if missing and (field not in form.filled or field in ("tricks", "seat_tricks")):
                 context["todo"] = missing_label(field)
             else:
-                form.add_engine_error(error)
+                form.add_engine_error(named_sides(error, form.hand, sides))
         else:
             scored = preview.hands[-1]
             context.update(

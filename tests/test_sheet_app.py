@@ -94,7 +94,8 @@ def test_corrected_row_is_marked_with_its_history_one_tap_away(as_alice, game) -
 
 def test_the_phone_messages_come_translated_in_a_json_tag(as_alice, game) -> None:
     url = reverse("game_sheet", args=[game.pk])
-    page = as_alice.get(url, headers={"Accept-Language": "fr"}).content.decode()
+    with translation.override("fr"):  # and back to English after, for the tests that follow
+        page = as_alice.get(url, headers={"Accept-Language": "fr"}).content.decode()
     tag = re.search(r'<script id="sheet-texts" type="application/json">(.*?)</script>', page, re.S)
     texts = json.loads(tag.group(1))
     assert texts["waiting_many"].startswith("Mains en attente d’envoi\u00a0: __N__")
@@ -114,6 +115,26 @@ def test_service_worker_manifest_and_favicon(client: Client) -> None:
     assert response["Service-Worker-Allowed"] == "/"
     body = response.content.decode()
     assert "/static/css/kaiser.css" in body and 'request.method !== "GET"' in body
-    assert client.get("/favicon.ico").status_code == 301
+    assert client.get("/favicon.ico").status_code == 302
     page = client.get(reverse("login")).content.decode()
     assert 'rel="manifest"' in page and 'rel="icon"' in page
+
+
+def test_an_impossible_card_names_the_side_by_its_players(as_alice, game) -> None:
+    """Ann & Bob take all 8 tricks but the 3 of spades goes to Cat & Dan: the error names them."""
+    data = {
+        "bidder": "0",
+        "bid": "8",
+        "kind": "trump",
+        "tricks_bidder": "8",
+        "five_hearts": "0",
+        "three_spades": "1",
+    }
+    body = as_alice.post(reverse("hand_preview", args=[game.pk]), data).content.decode()
+    assert "3♠ went to Cat &amp; Dan, who took no trick" in body
+    assert "side 1" not in body
+    with translation.override("fr"):
+        body = as_alice.post(
+            reverse("hand_preview", args=[game.pk]), data, headers={"Accept-Language": "fr"}
+        ).content.decode()
+    assert "3♠ est allé à Cat &amp; Dan, qui n’a fait aucune levée" in body
