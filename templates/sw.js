@@ -50,8 +50,14 @@ self.addEventListener("fetch", function (event) {
       });
     }));
   } else if (url.pathname.indexOf(STATIC) === 0) {
+    /* Files: the kept copy at once, refreshed behind it (names without a hash change in place). */
     event.respondWith(caches.match(request).then(function (hit) {
-      return hit || fromNetworkKeeping(request, request);
+      var fresh = fromNetworkKeeping(request, request);
+      if (hit) {
+        event.waitUntil(fresh.catch(function () { return null; }));
+        return hit;
+      }
+      return fresh;
     }));
   }
 });
