@@ -246,7 +246,8 @@
         keepShell();
       }
       pending = null;
-      toFormTop();
+      var wrong = saved ? null : document.querySelector("#entry .field-error:not(:empty), #entry .errorlist");
+      if (wrong) { wrong.scrollIntoView({ block: "center" }); } else { toFormTop(); }
     }
     if (form && mine(load()).some(function (i) { return i.state === "waiting"; })) {
       var n = nextNumber(form);

@@ -101,6 +101,11 @@ def test_inline_errors_and_a_refused_hand(page, live_server, club, players, alic
     page.click("button.save")
     page.wait_for_selector("#entry .field-error:not(:empty)")
     assert Hand.objects.count() == 0
+    # The bar says it was not saved, and the field at fault is on screen.
+    assert "Not saved" in page.inner_text("#bar-msg .refused")
+    error = page.locator("#entry .field-error:not(:empty)").first
+    box, bar = error.bounding_box(), page.locator("#action-bar").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= bar["y"]
 
 
 def test_correct_a_hand(page, live_server, club, players, alice) -> None:
