@@ -8,6 +8,8 @@ from scorecards import views as scorecard_views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

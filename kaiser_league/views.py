@@ -6,7 +6,9 @@ import logging
 
 from django.conf import settings
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -43,3 +45,19 @@ def healthz(request: HttpRequest) -> JsonResponse:
         database = "down"
     body = {"database": database, "vendor": connection.vendor, "broker": broker_status()}
     return JsonResponse(body, status=200 if database == "ok" else 503)
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, at the site's root so that it may keep the score sheet for a phone
+    with no signal. Never cached by the browser's HTTP cache: a new version takes over at once."""
+    response = render(request, "sw.js", content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: send them to the icon."""
+    return redirect(static("icons/favicon-32.png"))

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
 from scorecards.habits import game_habits_record
-from scorecards.models import Game, Hand, HandVersion
+from scorecards.models import Game, Hand, HandAction, HandVersion
 from scorecards.rules import (
     GameScore,
     HandInput,
@@ -32,7 +32,12 @@ def game_with_seats(game_id: int) -> Game:
 
 
 def game_hands(game: Game) -> QuerySet[Hand]:
-    return game.hands.order_by("number")
+    """The game's hands in order, each with `corrected` (changed after it was entered), read in
+    the same query."""
+    corrected = HandVersion.objects.filter(
+        game=OuterRef("game"), number=OuterRef("number"), action=HandAction.CORRECT
+    )
+    return game.hands.annotate(corrected=Exists(corrected)).order_by("number")
 
 
 def game_scored(game: Game, hands: list[Hand] | None = None) -> GameScore:

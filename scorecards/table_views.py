@@ -138,6 +138,106 @@ def _table_qr(link: str) -> str:
     return qr_svg(link)
 
 
+def winner_text(score: GameScore, sides: list[str]) -> str:
+    """The game-over banner in words that read right: who won, and why, naming the sides
+    ("Ann & Cat win: Bob & Dan fell to -52")."""
+    if score.winner is None:
+        return ""
+    winner = sides[score.winner]
+    losers = [name for side, name in enumerate(sides) if side != score.winner]
+    loser = " / ".join(losers)
+    if score.reason == FinishReason.MINUS:
+        fallen = [
+            (name, total)
+            for side, (name, total) in enumerate(zip(sides, score.scores, strict=True))
+            if side != score.winner and total <= min(score.scores)
+        ]
+        name, total = fallen[0] if fallen else (loser, min(score.scores))
+        return _("%(winner)s win: %(loser)s fell to %(score)s.") % {
+            "winner": winner,
+            "loser": name,
+            "score": total,
+        }
+    if score.reason == FinishReason.TARGET:
+        return _("%(winner)s win: they reached %(score)s.") % {
+            "winner": winner,
+            "score": score.scores[score.winner],
+        }
+    if score.reason == FinishReason.KAISER:
+        return _("%(winner)s win with a kaiser bid.") % {"winner": winner}
+    if score.reason == FinishReason.HEART:
+        return _("%(winner)s win: %(loser)s, at the bid-out, took the five of hearts.") % {
+            "winner": winner,
+            "loser": loser,
+        }
+    return _("%(winner)s win.") % {"winner": winner}
+
+
+def sheet_texts() -> dict[str, str]:
+    """The phone's own messages (the outbox in sheet.js), translated here and handed to the page
+    as JSON: a fallback for each kind of answer that carries no message of its own."""
+    return {
+        "waiting_one": _("1 hand waiting to send. It goes as soon as the signal returns."),
+        "waiting_many": _("__N__ hands waiting to send. They go as soon as the signal returns."),
+        "sent": _("Hand __N__ sent and saved."),
+        "saved": _("Hand __N__ saved."),
+        "conflict": _(
+            "Your hand __N__ was not saved: __WHO__ entered hand __N__ first. "
+            "Enter yours as a correction, or discard it."
+        ),
+        "correct": _("Enter yours as a correction"),
+        "discard": _("Discard"),
+        "retry": _("Try again"),
+        "ok": _("OK"),
+        "csrf": _(
+            "Not sent: this page is too old to send hands. Reload the page; "
+            "your hand is kept and sent after."
+        ),
+        "signed_out": _(
+            "Not sent: this phone is signed out. Sign in again or open the table link; "
+            "your hand is kept."
+        ),
+        "403": _(
+            "Not saved: this phone may no longer enter hands in this game (the table link "
+            "was changed or revoked). Ask the scorer for the new link."
+        ),
+        "404": _("Not saved: this game no longer exists. Discard the hand."),
+        "409": _(
+            "Not saved: the sheet changed on another phone. Check the sheet and enter "
+            "the hand again if it is missing."
+        ),
+        "422": _("Not saved: the hand is not valid. Enter it again."),
+        "429": _("Not sent yet: too many tries. It is tried again in a moment."),
+        "4xx": _("Not saved: the server refused the hand (error __CODE__). Enter it again."),
+        "5xx": _(
+            "Not sent yet: the server had a problem (error __CODE__). Your hand is kept and "
+            "tried again in a moment."
+        ),
+    }
+
+
+CARD_LABELS = {"five_hearts": "5♥", "three_spades": "3♠"}
+
+
+def named_sides(error: KaiserError, hand: Any, sides: list[str]) -> KaiserError:
+    """The engine numbers the sides ("went to side 0"); a player knows them by name. A card
+    that went to a side which took no trick is said again with the side's players."""
+    side = getattr(hand, error.field, None) if error.field in CARD_LABELS else None
+    tricks = getattr(hand, "tricks", None)
+    if (
+        isinstance(side, int)
+        and 0 <= side < len(sides)
+        and tricks
+        and side < len(tricks)
+        and tricks[side] == 0
+    ):
+        error.message = _("%(card)s went to %(side)s, who took no trick") % {
+            "card": CARD_LABELS[error.field],
+            "side": sides[side],
+        }
+    return error
+
+
 def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
@@ -151,6 +251,21 @@ def _names(game: Game) -> list[str]:
         cache.set(key, names, SEAT_NAMES_SECONDS)  # the phone that shows the sheet warms it
         return names
     return cache.get_or_set(key, lambda: seat_names(game), SEAT_NAMES_SECONDS)
+
+
+def _corrected_key(game: Game) -> str:
+    return f"kaiser:corrected:{game.pk}:{game.created_at.timestamp()}"
+
+
+def _corrected(game: Game, hands: list[Hand]) -> set[int]:
+    """The numbers of the corrected hands, marked on the sheet. Hands read by `game_hands`
+    carry the mark (and refresh the cached set); hands handed back by a service after a new
+    entry do not, and a new entry corrects nothing: the cached set stands for them."""
+    if hands and not hasattr(hands[0], "corrected"):
+        return cache.get(_corrected_key(game)) or set()
+    numbers = {hand.number for hand in hands if getattr(hand, "corrected", False)}
+    cache.set(_corrected_key(game), numbers, SEAT_NAMES_SECONDS)
+    return numbers
 
 
 def _phone_seat(request: HttpRequest, game: Game) -> int | None:
@@ -295,6 +410,9 @@ def _sheet_context(
         "version": sheet_version(game),
         "winner_name": sides[score.winner] if score.winner is not None else "",
         "finish_reason": FinishReason(score.reason).label if score.reason else "",
+        "game_over": winner_text(score, sides),
+        "corrected": _corrected(game, hands),
+        "sheet_texts": sheet_texts(),
         "needs_confirming": needs_confirming,
         "unconfirmed": needs_confirming and any(h.confirmed_at is None for h in hands),
         "table_link": link,
@@ -449,7 +567,7 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     except HandRefused as refusal:
         return _refused(request, access, refusal)
     except KaiserError as error:
-        form.add_engine_error(error)
+        form.add_engine_error(named_sides(error, form.hand, side_names(rules, _names(game))))
         return _invalid(request, access, form)
     if _wants_json(request):
         body = {
@@ -475,9 +593,21 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
 def _conflict(request: HttpRequest, access: GameAccess, conflict: HandConflict) -> HttpResponse:
     """Another phone entered this hand first: say who, and what they entered."""
     game = access.game
-    what = _record_text(conflict.existing.record, _names(game), game.rules_value)
-    message = _("%(error)s: %(hand)s.") % {"error": conflict, "hand": what}
+    existing = conflict.existing
+    what = _record_text(existing.record, _names(game), game.rules_value)
+    message = _(
+        "Your hand %(number)s was not saved: %(who)s entered hand %(number)s first (%(hand)s)."
+    ) % {
+        "number": existing.number,
+        "who": existing.entered_by_name or _("another phone"),
+        "hand": what,
+    }
     context = _sheet_context(request, access, message=message)
+    context["entry"]["conflict_url"] = (
+        reverse("hand_detail", kwargs={"game_id": game.pk, "number": existing.number})
+        if access.can_correct
+        else ""
+    )
     if request.htmx:
         return render(request, TEMPLATE + "#submitted", context)
     return render(request, TEMPLATE, context, status=409)
@@ -522,7 +652,7 @@ def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
             if missing and (field not in form.filled or field in ("tricks", "seat_tricks")):
                 context["todo"] = missing_label(field)
             else:
-                form.add_engine_error(error)
+                form.add_engine_error(named_sides(error, form.hand, sides))
         else:
             scored = preview.hands[-1]
             context.update(
@@ -534,6 +664,8 @@ def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
                     ),
                     "notices": sheet_notices(preview, sides, raised=scored.target_raised),
                     "winner_name": sides[preview.winner] if preview.winner is not None else "",
+                    "ends_game": _("This hand ends the game: %(result)s")
+                    % {"result": winner_text(preview, sides)},
                 }
             )
     context["errors"] = form.errors

@@ -30,6 +30,8 @@ from tests.leagues_helpers import two_games
 OPEN = {
     "home",
     "healthz",
+    "service_worker",
+    "favicon",
     "login",
     "logout",
     "signup",

@@ -94,10 +94,85 @@ def console_screenshots(shots: Shots) -> None:
     page.context.close()
 
 
+def _tap_hand(page, bidder: str, hearts: int, spades: int, *, preview: bool = True) -> None:
+    """Bidder, bid 8, 4 tricks, the two cards: the taps of a typical hand."""
+    import re
+
+    page.locator("#f-bidder label", has_text=bidder).click()
+    page.locator("#f-bid label", has_text=re.compile(r"^8$")).click()
+    page.locator("#f-tricks label", has_text=re.compile(r"^4$")).click()
+    page.locator("#f-five_hearts label").nth(hearts).click()
+    page.locator("#f-three_spades label").nth(spades).click()
+    if preview:  # the live preview asks the server: not offline
+        page.wait_for_selector("#preview .preview-head")
+
+
+def _refuse_once(page, status: int, body: str) -> None:
+    """The next hand sent is answered `status` with `body`, as the server would refuse it."""
+    state = {"left": 1}
+
+    def answer(route) -> None:
+        if state["left"] and route.request.method == "POST":
+            state["left"] = 0
+            route.fulfill(status=status, body=body, content_type="application/json")
+        else:
+            route.continue_()
+
+    page.route("**/hands/", answer)
+
+
+def sheet_screenshots(shots: Shots) -> None:
+    """The phone score sheet, one screen a hand: the tap rows and the action bar with its live
+    preview, and the bar with each kind of message (saved, waiting to send, sent, refused,
+    conflict), in English and French, at 390x844 (what the phone shows, not the whole page)."""
+    for language in ("en", "fr"):
+        page = shots.page(PHONE, language)
+        page.goto(f"{shots.base}/clubs/{shots.club.slug}/games/new")
+        for seat, name in enumerate(("Ann", "Cat", "Bob", "Dan")):
+            page.fill(f"#id_seat_{seat}", name)
+        page.locator("button[name=start]").last.click()
+        page.wait_for_selector("#hand-form")
+        shots.save(page, f"sheet-empty-{language}-390x844", full_page=False)
+        _tap_hand(page, "Ann", 1, 0)
+        shots.save(page, f"sheet-preview-{language}-390x844", full_page=False)
+        page.click("#action-bar button.save")
+        page.wait_for_selector("#bar-msg .sent")
+        shots.save(page, f"sheet-message-saved-{language}-390x844", full_page=False)
+        page.context.set_offline(True)
+        _tap_hand(page, "Cat", 0, 1, preview=False)
+        page.click("#action-bar button.save")
+        page.wait_for_selector("#bar-msg .waiting")
+        shots.save(page, f"sheet-message-waiting-{language}-390x844", full_page=False)
+        page.context.set_offline(False)
+        page.wait_for_selector("#bar-msg .sent", timeout=20_000)
+        page.wait_for_selector("#hand-form .totals:not([hidden])")  # the sheet caught up
+        shots.save(page, f"sheet-message-sent-{language}-390x844", full_page=False)
+        # (A 403 or 500 would do, but runserver's debug mode swaps those for its error page.)
+        _refuse_once(
+            page, 422, '{"status": "invalid", "errors": {"bid": ["8 is below the bid-out."]}}'
+        )
+        _tap_hand(page, "Bob", 1, 0)
+        page.click("#action-bar button.save")
+        page.wait_for_selector("#bar-msg .refused")
+        shots.save(page, f"sheet-message-refused-{language}-390x844", full_page=False)
+        page.click("#bar-msg button[data-act=dismiss]")
+        page.unroute("**/hands/")
+        _refuse_once(
+            page,
+            409,
+            '{"status": "conflict", "hand": {"number": 3, "entered_by": "Cat"}}',
+        )
+        page.click("#action-bar button.save")
+        page.wait_for_selector("#bar-msg .refused")
+        shots.save(page, f"sheet-message-conflict-{language}-390x844", full_page=False)
+        page.context.close()
+
+
 GROUPS: list[Callable[[Shots], None]] = [
     projector_screenshots,
     table_card_screenshots,
     console_screenshots,
+    sheet_screenshots,
 ]
 
 

@@ -66,6 +66,7 @@ def test_play_a_whole_game_by_tapping(page, live_server, club, players, alice) -
     while not page.locator("#game-over").count():
         number += 1
         if number == 3:
+            page.once("dialog", lambda dialog: dialog.accept())  # the misdeal asks first
             page.click("button[name=thrown_in]")
             page.wait_for_selector("#hand-3.thrown")
             continue
@@ -78,7 +79,7 @@ def test_play_a_whole_game_by_tapping(page, live_server, club, players, alice) -
         assert number < 10
     assert number == 7
     banner = page.inner_text("#game-over")
-    assert "Ann & Bob win (reached the target)" in banner
+    assert "Ann & Bob win: they reached 60." in banner
     assert page.locator("#hand-form").count() == 0
     assert page.locator("svg.chart polyline").count() == 2
     screenshot(page, "game-over")
@@ -101,6 +102,11 @@ def test_inline_errors_and_a_refused_hand(page, live_server, club, players, alic
     page.click("button.save")
     page.wait_for_selector("#entry .field-error:not(:empty)")
     assert Hand.objects.count() == 0
+    # The bar says it was not saved, and the field at fault is on screen.
+    assert "Not saved" in page.inner_text("#bar-msg .refused")
+    error = page.locator("#entry .field-error:not(:empty)").first
+    box, bar = error.bounding_box(), page.locator("#action-bar").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= bar["y"]
 
 
 def test_correct_a_hand(page, live_server, club, players, alice) -> None:
@@ -164,22 +170,28 @@ def test_network_lost_while_sending(page, live_server, club, players, alice) -> 
     page.route("**/hands/", drop_answer)
     tap_hand(page, bidder="Ann", bid=8, tricks=6, hearts=0, spades=1)
     page.click("button.save")
-    page.wait_for_selector("#outbox:not([hidden])")
-    assert "1 hand waiting to send" in page.inner_text("#outbox")
+    page.wait_for_selector("#bar-msg .waiting")
+    assert "1 hand waiting to send" in page.inner_text("#bar-msg")
     screenshot(page, "outbox-waiting")
     assert Hand.objects.filter(game=game).count() == 1  # it did arrive
     # Hand 2 while fully offline: it waits behind hand 1.
     page.context.set_offline(True)
     tap_hand(page, bidder="Cat", bid=7, tricks=7, hearts=1, spades=1)
     page.click("button.save")
-    page.wait_for_selector("#outbox:has-text('2 hands waiting')")
+    page.wait_for_selector("#bar-msg .waiting:has-text('2 hands waiting')")
     page.context.set_offline(False)
-    page.wait_for_selector("#outbox[hidden]", state="attached", timeout=15000)
+    page.wait_for_selector("#bar-msg .waiting", state="detached", timeout=15000)
     page.wait_for_selector("#hand-2", timeout=10000)
     hands = Hand.objects.filter(game=game).order_by("number")
     assert [h.bidder for h in hands] == [0, 1]  # none lost, none twice
     assert page.locator("#hand-1").count() == 1
     screenshot(page, "outbox-sent")
+    # Back to normal: the next hand is saved in place (no page load) once the sheet caught up.
+    page.wait_for_selector("#hand-form .totals:not([hidden])")
+    page.evaluate("() => { window.stillHere = true; }")
+    tap_hand(page, bidder="Bob", bid=8, tricks=6, hearts=0, spades=1)
+    save_and_wait(page, 3)
+    assert page.evaluate("() => window.stillHere === true")
 
 
 def test_french_sheet(browser, live_server, club, players, alice) -> None:
