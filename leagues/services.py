@@ -38,6 +38,7 @@ from leagues.models import (
     Season,
     StandingFigures,
     StandingsSnapshot,
+    name_key,
 )
 from leagues.roles import Role
 
@@ -394,7 +395,7 @@ def player_save(*, club: Club, name: str, player: Player | None = None) -> Playe
     name = name.strip()[:80]
     if not name:
         raise LeagueError(_("A player needs a name."))
-    clash = Player.objects.filter(club=club, name__iexact=name)
+    clash = Player.objects.filter(club=club, name_key=name_key(name))
     if player is not None:
         clash = clash.exclude(pk=player.pk)
     if clash.exists():
