@@ -89,9 +89,16 @@ def _username(user) -> str | None:
 def club_export(club: Club) -> dict[str, Any]:
     """The club as a `kaiser-club/1` document (JSON-ready). Games oldest first, each with its
     `kaiser-game/1` record exactly as `scorecards.selectors.game_record` writes it."""
-    members = Membership.objects.filter(club=club).select_related("user").order_by("user__username")
-    players = Player.objects.filter(club=club).select_related("user").order_by("name", "pk")
-    seasons = Season.objects.filter(club=club).order_by("starts_on", "name")
+    # Sorted here, not by the database: collations differ between SQLite and PostgreSQL, and a
+    # document must come out the same from both.
+    members = sorted(
+        Membership.objects.filter(club=club).select_related("user"),
+        key=lambda m: m.user.get_username(),
+    )
+    players = sorted(
+        Player.objects.filter(club=club).select_related("user"), key=lambda p: (p.name, p.pk)
+    )
+    seasons = sorted(Season.objects.filter(club=club), key=lambda s: (s.starts_on, s.name))
     games = (
         Game.objects.filter(club=club)
         .select_related("season", "created_by")
