@@ -149,3 +149,36 @@ def test_a_backup_crosses_between_sqlite_and_postgresql_both_ways() -> None:
     on_postgres = club_summary(full_club_build())
     assert _other_database("restore", on_postgres["document"]) == on_postgres
     assert club_export(Club.objects.get()) == on_postgres["document"]
+
+
+def test_a_restored_account_sets_its_password_through_the_reset_page(client, mailoutbox) -> None:
+    import re
+
+    document = club_summary(full_club_build())["document"]
+    _wipe()
+    club_import(data=document)
+    olga = get_user_model().objects.get(username="olga")
+    assert not olga.has_usable_password()
+
+    answer = client.post("/accounts/password-reset/", {"email": "OLGA@example.org"})
+
+    assert answer.status_code == 302
+    assert len(mailoutbox) == 1
+    link = re.search(r"/accounts/reset/\S+/", mailoutbox[0].body).group(0)
+    form_page = client.get(link, follow=True)
+    new = "a long new passphrase 42"
+    done = client.post(
+        form_page.redirect_chain[-1][0], {"new_password1": new, "new_password2": new}
+    )
+    assert done.status_code == 302
+    olga.refresh_from_db()
+    assert olga.check_password(new)
+
+
+def test_an_inactive_restored_account_gets_no_reset_mail(client, mailoutbox) -> None:
+    document = club_summary(full_club_build())["document"]
+    _wipe()
+    club_import(data=document)
+    get_user_model().objects.filter(username="olga").update(is_active=False)
+    client.post("/accounts/password-reset/", {"email": "olga@example.org"})
+    assert mailoutbox == []
