@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -145,6 +145,29 @@ _BATCH = 500
 IMPORT_BY_NAME = "import"
 
 
+def _rows_prepare(model: type, objects: Iterable[Any]) -> tuple[str, list[list[Any]]]:
+    """An INSERT of `model` rows (all but the id, the game's column first) and each object's
+    values as the database takes them (the ORM's own conversion: JSON, UUID, times). Objects
+    have no game yet; `_rows_insert` puts it in."""
+    columns = [
+        f for f in model._meta.concrete_fields if not f.primary_key and f.attname != "game_id"
+    ]
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(f.column) for f in [model._meta.get_field("game"), *columns])
+    marks = ", ".join(["%s"] * (len(columns) + 1))
+    statement = f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES ({marks})"
+    rows = [
+        [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in columns] for obj in objects
+    ]
+    return statement, rows
+
+
+def _rows_insert(statement: str, rows: list[list[Any]], game_id: int) -> None:
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), _BATCH):
+            cursor.executemany(statement, [[game_id, *row] for row in rows[start : start + _BATCH]])
+
+
 def _players_get_or_create(club: Club, names: list[str]) -> list[Player]:
     """The club's players for `names` (matched by name key), creating the missing ones. Must
     run inside the import's transaction; an IntegrityError means another request won a race."""
@@ -183,6 +206,37 @@ def game_import(
         _hand_fields(hand, scored) for hand, scored in zip(parsed.hands, score.hands, strict=True)
     ]
     by_name = IMPORT_BY_NAME
+    # Every row is turned into database values here, before the transaction: inside it only
+    # the INSERTs run, so the write lock is held for the database's work alone.
+    inserts = [
+        _rows_prepare(
+            Hand,
+            (
+                Hand(
+                    number=number,
+                    idempotency_key=uuid.uuid4(),
+                    entered_by=created_by,
+                    entered_by_name=by_name,
+                    **row,
+                )
+                for number, row in enumerate(fields, 1)
+            ),
+        ),
+        _rows_prepare(
+            HandVersion,
+            (
+                HandVersion(
+                    number=number,
+                    action=HandAction.ENTER,
+                    before=None,
+                    after=row["record"],
+                    by=created_by,
+                    by_name=by_name,
+                )
+                for number, row in enumerate(fields, 1)
+            ),
+        ),
+    ]
 
     for attempt in range(2):
         try:
@@ -196,35 +250,8 @@ def game_import(
                     first_dealer=parsed.first_dealer,
                     created_by=created_by,
                 )
-                Hand.objects.bulk_create(
-                    (
-                        Hand(
-                            game=game,
-                            number=number,
-                            idempotency_key=uuid.uuid4(),
-                            entered_by=created_by,
-                            entered_by_name=by_name,
-                            **row,
-                        )
-                        for number, row in enumerate(fields, 1)
-                    ),
-                    batch_size=_BATCH,
-                )
-                HandVersion.objects.bulk_create(
-                    (
-                        HandVersion(
-                            game=game,
-                            number=number,
-                            action=HandAction.ENTER,
-                            before=None,
-                            after=row["record"],
-                            by=created_by,
-                            by_name=by_name,
-                        )
-                        for number, row in enumerate(fields, 1)
-                    ),
-                    batch_size=_BATCH,
-                )
+                for statement, rows in inserts:
+                    _rows_insert(statement, rows, game.pk)
                 _apply_score(game, score)
             return game
         except IntegrityError as exc:
