@@ -82,8 +82,10 @@ def _when(value: datetime.datetime | datetime.date | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _username(user) -> str | None:
-    return user.get_username() if user is not None else None
+def _username(user, members: set[int]) -> str | None:
+    """A member's username; None for no one or for an account that is not (or no longer) a
+    member of the club, whose name the document cannot carry (the `*_name` text stays)."""
+    return user.get_username() if user is not None and user.pk in members else None
 
 
 def club_export(club: Club) -> dict[str, Any]:
@@ -108,6 +110,7 @@ def club_export(club: Club) -> dict[str, Any]:
         )
         .order_by("created_at", "pk")
     )
+    member_ids = {m.user_id for m in members}
     players = list(players)
     seasons = list(seasons)
     games = list(games)
@@ -136,7 +139,11 @@ def club_export(club: Club) -> dict[str, Any]:
             for m in members
         ],
         "players": [
-            {"name": p.name, "username": _username(p.user), "created_at": _when(p.created_at)}
+            {
+                "name": p.name,
+                "username": _username(p.user, member_ids),
+                "created_at": _when(p.created_at),
+            }
             for p in players
         ],
         "seasons": [
@@ -148,17 +155,17 @@ def club_export(club: Club) -> dict[str, Any]:
             }
             for s in seasons
         ],
-        "games": [_game_export(game) for game in games],
-        **_sections_export(club, index),
+        "games": [_game_export(game, member_ids) for game in games],
+        **_sections_export(club, index, member_ids),
     }
 
 
-def _game_export(game: Game) -> dict[str, Any]:
+def _game_export(game: Game, members: set[int]) -> dict[str, Any]:
     seats = sorted(game.seats.all(), key=lambda seat: seat.seat)
     return {
         "season": game.season.name if game.season else None,
         "table_label": game.table_label,
-        "created_by": _username(game.created_by),
+        "created_by": _username(game.created_by, members),
         "created_at": _when(game.created_at),
         "finished_at": _when(game.finished_at),
         "seat_players": [seat.player.name if seat.player else None for seat in seats],
@@ -167,7 +174,7 @@ def _game_export(game: Game) -> dict[str, Any]:
             {
                 "number": hand.number,
                 "idempotency_key": str(hand.idempotency_key),
-                "entered_by": _username(hand.entered_by),
+                "entered_by": _username(hand.entered_by, members),
                 "entered_by_name": hand.entered_by_name,
                 "entered_at": _when(hand.entered_at),
                 "confirmed_at": _when(hand.confirmed_at),
@@ -721,7 +728,9 @@ SECTIONS: tuple[Section, ...] = (
 )
 
 
-def _sections_export(club: Club, index: dict[str, dict[int, int]]) -> dict[str, list]:
+def _sections_export(
+    club: Club, index: dict[str, dict[int, int]], members: set[int]
+) -> dict[str, list]:
     """Every section's rows; `index` maps a list's key to {pk: position} and grows as we go."""
     out: dict[str, list] = {}
     for section in SECTIONS:
@@ -740,7 +749,7 @@ def _sections_export(club: Club, index: dict[str, dict[int, int]]) -> dict[str, 
                 if target == CLUB:
                     continue
                 if target == USER:
-                    row[name] = _username(getattr(obj, name))
+                    row[name] = _username(getattr(obj, name), members)
                 else:
                     pk = getattr(obj, f"{name}_id")
                     row[name] = index[target][pk] if pk is not None else None

@@ -182,3 +182,16 @@ def test_an_inactive_restored_account_gets_no_reset_mail(client, mailoutbox) -> 
     get_user_model().objects.filter(username="olga").update(is_active=False)
     client.post("/accounts/password-reset/", {"email": "olga@example.org"})
     assert mailoutbox == []
+
+
+def test_changes_by_someone_no_longer_a_member_keep_their_name_and_restore() -> None:
+    from leagues.models import Membership
+
+    club = full_club_build()
+    Membership.objects.filter(club=club, user__username="dora").delete()
+    document = club_export(club)
+    corrections = [v for v in document["hand_versions"] if v["action"] == "correct"]
+    assert corrections and all(v["by"] is None and v["by_name"] == "Dóra" for v in corrections)
+    _wipe()
+    restored = club_import(data=document)
+    assert club_export(restored) == document
