@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from kaiser_league import views
+from leagues.account_forms import PasswordResetForm
 from scorecards import import_views, start_views
 from scorecards import views as scorecard_views
 
@@ -16,7 +17,8 @@ urlpatterns = [
     # Password reset: the e-mail goes through EMAIL_BACKEND (console by default).
     path(
         "accounts/password-reset/",
-        auth_views.PasswordResetView.as_view(),
+        # Restored accounts have no usable password; this form lets them set one.
+        auth_views.PasswordResetView.as_view(form_class=PasswordResetForm),
         name="password_reset",
     ),
     path(

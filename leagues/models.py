@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from leagues.roles import Role
+
+# NFKC then case folding can lengthen a name ("ß" is "ss", one ligature is 18 letters). Five
+# times a name's 80 characters covers every real name and stays inside PostgreSQL's index row
+# limit even in 4-byte characters; a longer key is refused (see Player.save).
+NAME_KEY_LENGTH = 400
+
+
+def name_key(name: str) -> str:
+    """The key under which two names are the same person: Unicode NFKC, then full case folding,
+    then NFKC again (folding can undo the normal form), with the ends trimmed. "Élise", "élise"
+    and "ÉLISE" share a key on every database, unlike SQL's LOWER (SQLite folds ASCII only)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip()
 
 
 class Club(models.Model):
@@ -74,6 +88,8 @@ class Player(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=80)
+    # name_key(name), kept by save(): the unique constraint compares these, not the names.
+    name_key = models.CharField(max_length=NAME_KEY_LENGTH, editable=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -89,8 +105,8 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = [
-            # "ann" and "Ann" are the same person at a club table.
-            models.UniqueConstraint(Lower("name"), "club", name="player_name_unique_in_club"),
+            # "ann", "Ann" and "ＡＮＮ" are the same person at a club table.
+            models.UniqueConstraint(fields=["club", "name_key"], name="player_name_key_unique"),
             models.UniqueConstraint(
                 fields=["club", "user"],
                 condition=models.Q(user__isnull=False),
@@ -101,6 +117,16 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        # The key is part of this row's own invariant, so it is derived here, whoever saves.
+        self.name_key = name_key(self.name)
+        if len(self.name_key) > NAME_KEY_LENGTH:
+            raise ValidationError({"name": _("This name expands to too many letters.")})
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class Season(models.Model):

@@ -51,6 +51,7 @@ from leagues.models import (
     Season,
     StandingFigures,
     StandingsSnapshot,
+    name_key,
 )
 from leagues.roles import Role
 
@@ -696,10 +697,11 @@ def membership_remove(*, membership: Membership, by: AbstractBaseUser) -> None:
 
 
 def player_save(*, club: Club, name: str, player: Player | None = None) -> Player:
-    """Add a player to the club, or rename `player`. Names are unique in a club (any case):
-    a clash, even with a player added at this very moment, raises LeagueError naming it."""
+    """Add a player to the club, or rename `player`. Names are unique in a club under their
+    case-folded key: a clash, even with a player added at this very moment, raises LeagueError
+    naming it."""
     name = _name(name, "name", MAX_PLAYER_NAME)
-    clash = Player.objects.filter(club=club, name__iexact=name)
+    clash = Player.objects.filter(club=club, name_key=name_key(name))
     if player is not None:
         clash = clash.exclude(pk=player.pk)
     taken = LeagueError(_("The club already has a player called %(name)s.") % {"name": name})

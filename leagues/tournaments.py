@@ -29,6 +29,7 @@ from leagues.models import (
     TournamentSitOut,
     TournamentStatus,
     TournamentTable,
+    name_key,
 )
 from leagues.seating import (
     Draw,
@@ -147,7 +148,7 @@ def _player(club: Club, player: Player | str) -> Player:
     name = player.strip()[:80]
     if not name:
         raise TournamentError(_("A walk-in needs a name."))
-    found = Player.objects.filter(club=club, name__iexact=name).first()
+    found = Player.objects.filter(club=club, name_key=name_key(name)).first()
     return found or Player.objects.create(club=club, name=name)
 
 

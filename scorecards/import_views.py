@@ -10,9 +10,8 @@ from django.views.decorators.http import require_http_methods
 
 from leagues.access import club_for_member
 from leagues.roles import GAMES_IMPORT
-from scorecards.importing import GameImportForm, message_shorten
+from scorecards.importing import GameImportForm, game_import, message_shorten
 from scorecards.rules import KaiserError
-from scorecards.services import game_import
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,22 +1,42 @@
-"""Reading a `kaiser-game/1` record that a person uploads or pastes: the form of the import page,
-and the checks that turn any bytes into either a JSON object or one clear message.
+"""Importing a `kaiser-game/1` record: the form of the import page, the checks that turn any
+bytes into either a JSON object or one clear message, and the import itself (`game_import`).
 
-The record's content is judged by the rules engine (through `scorecards.services.game_import`);
-this module only makes sure that what reaches the engine is a JSON object of sane size that the
-database can store (no NUL characters, which PostgreSQL refuses in text and JSON).
+    game = game_import(club=club, record=record, season=season, created_by=user)
+
+Contract of `game_import`:
+- the whole record is read and scored by the rules engine (`scorecards.rules`) once, before and
+  outside any transaction: time linear in the number of hands, and a refused record (RecordError,
+  HandError: both KaiserError, naming the place) writes nothing;
+- the writes (new players, the game, its seats, every hand and its "entered" version, the
+  engine's totals) then go in ONE short transaction of bulk inserts, so the database write lock
+  (SQLite) is held for milliseconds even for thousands of hands and other clubs' phones keep
+  entering hands; nothing is ever half-imported;
+- players are matched by `leagues.models.name_key` (Unicode NFKC + case folding) and created if
+  new; when another request creates the same new player at the same moment, the import tries
+  again once with the player now there, and otherwise refuses naming `seats` (never a 500);
+- the returned game carries its cached totals (`hand_count`, `status`, ...) as stored.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import uuid
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import forms
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from leagues.models import Club, Season
+from kaiser_league.inputs import InputError, ObjectChoiceField, name_check
+from leagues.models import Club, Player, Season, name_key
+from scorecards.models import Game, Hand, HandAction, HandVersion
+from scorecards.rules import RecordError, game_score, record_parse
+
+MAX_SEAT_NAME = 80  # Seat.name and Player.name: a longer name is refused, never cut
 
 # A real record of a long game is about 20 kB; anything much larger is not a game.
 MAX_RECORD_BYTES = 256 * 1024
@@ -86,9 +106,7 @@ class GameImportForm(forms.Form):
         max_length=MAX_RECORD_BYTES,
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
     )
-    season = forms.ModelChoiceField(
-        label=_("Season"), queryset=Season.objects.none(), required=False
-    )
+    season = ObjectChoiceField(label=_("Season"), queryset=Season.objects.none(), required=False)
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -121,3 +139,134 @@ class GameImportForm(forms.Form):
                 ) from exc
         cleaned["record"] = record_from_text(text)
         return cleaned
+
+
+# Hands per INSERT statement: far below SQLite's variable limit, few round trips.
+_BATCH = 500
+IMPORT_BY_NAME = "import"
+
+
+def _rows_prepare(model: type, objects: Iterable[Any]) -> tuple[str, list[list[Any]]]:
+    """An INSERT of `model` rows (all but the id, the game's column first) and each object's
+    values as the database takes them (the ORM's own conversion: JSON, UUID, times). Objects
+    have no game yet; `_rows_insert` puts it in."""
+    columns = [
+        f for f in model._meta.concrete_fields if not f.primary_key and f.attname != "game_id"
+    ]
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(f.column) for f in [model._meta.get_field("game"), *columns])
+    marks = ", ".join(["%s"] * (len(columns) + 1))
+    statement = f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES ({marks})"
+    rows = [
+        [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in columns] for obj in objects
+    ]
+    return statement, rows
+
+
+def _rows_insert(statement: str, rows: list[list[Any]], game_id: int) -> None:
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), _BATCH):
+            cursor.executemany(statement, [[game_id, *row] for row in rows[start : start + _BATCH]])
+
+
+def _players_get_or_create(club: Club, names: list[str]) -> list[Player]:
+    """The club's players for `names` (matched by name key), creating the missing ones. Must
+    run inside the import's transaction; an IntegrityError means another request won a race."""
+    keys = [name_key(name) for name in names]
+    found = {p.name_key: p for p in Player.objects.filter(club=club, name_key__in=keys)}
+    players = []
+    for name, key in zip(names, keys, strict=True):
+        player = found.get(key)
+        if player is None:
+            player = Player.objects.create(club=club, name=name)
+            found[key] = player
+        players.append(player)
+    return players
+
+
+def game_import(
+    *,
+    club: Club,
+    record: Mapping,
+    season: Season | None = None,
+    created_by: AbstractBaseUser | None = None,
+) -> Game:
+    """Store a kaiser-game/1 record as a game of `club` (see the module docstring)."""
+    # Late import: services imports this module's neighbours; the helpers below are the ones the
+    # table uses, so an imported hand is stored exactly like a hand entered at the table.
+    from scorecards.services import _apply_score, _hand_fields, game_start
+
+    parsed = record_parse(record)
+    score = game_score(parsed.rules, parsed.hands, parsed.first_dealer)
+    names = [name.strip() for name in parsed.seats]
+    for name in names:
+        try:
+            name_check(name, field="seats", max_length=MAX_SEAT_NAME)
+        except InputError as error:
+            raise RecordError("seats", error.message) from None
+    if len({name_key(name) for name in names}) != len(names):
+        raise RecordError("seats", gettext("the same player appears in two seats"))
+    if season is not None and season.club_id != club.pk:
+        raise RecordError("season", gettext("the season belongs to another club"))
+    fields = [
+        _hand_fields(hand, scored) for hand, scored in zip(parsed.hands, score.hands, strict=True)
+    ]
+    by_name = IMPORT_BY_NAME
+    # Every row is turned into database values here, before the transaction: inside it only
+    # the INSERTs run, so the write lock is held for the database's work alone.
+    inserts = [
+        _rows_prepare(
+            Hand,
+            (
+                Hand(
+                    number=number,
+                    idempotency_key=uuid.uuid4(),
+                    entered_by=created_by,
+                    entered_by_name=by_name,
+                    **row,
+                )
+                for number, row in enumerate(fields, 1)
+            ),
+        ),
+        _rows_prepare(
+            HandVersion,
+            (
+                HandVersion(
+                    number=number,
+                    action=HandAction.ENTER,
+                    before=None,
+                    after=row["record"],
+                    by=created_by,
+                    by_name=by_name,
+                )
+                for number, row in enumerate(fields, 1)
+            ),
+        ),
+    ]
+
+    for attempt in range(2):
+        try:
+            with transaction.atomic():
+                players = _players_get_or_create(club, names)
+                game = game_start(
+                    seats=players,
+                    rules=parsed.rules,
+                    club=club,
+                    season=season,
+                    first_dealer=parsed.first_dealer,
+                    created_by=created_by,
+                    habits=parsed.habits_dict(),
+                )
+                for statement, rows in inserts:
+                    _rows_insert(statement, rows, game.pk)
+                _apply_score(game, score)
+            return game
+        except IntegrityError as exc:
+            # Only a new player can clash (the game, hands and keys are all new): another
+            # request created one of these names a moment ago. Once more finds it.
+            if attempt == 0:
+                continue
+            raise RecordError(
+                "seats", gettext("another import is adding these players; try again")
+            ) from exc
+    raise AssertionError("unreachable")

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Subquery, Value
-from django.db.models.functions import Lower
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -39,7 +38,6 @@ from scorecards.rules import (
     RecordError,
     Rules,
     game_score,
-    record_parse,
 )
 from scorecards.rules.habits import game_habits_parse
 from scorecards.rules.scoring import first_dealer_check
@@ -528,49 +526,6 @@ def hand_undo(*, game: Game, by: AbstractBaseUser | None = None, by_name: str = 
     score = _score(locked)
     _apply_score(locked, score)
     return score
-
-
-@transaction.atomic
-def game_import(
-    *,
-    club: Club,
-    record: Mapping,
-    season: Season | None = None,
-    created_by: AbstractBaseUser | None = None,
-) -> Game:
-    """Store a kaiser-game/1 record as a game of `club`. Players are matched by name within the
-    club (ignoring case) and created if new. The whole record is validated before anything is
-    written, so a refused record leaves nothing behind."""
-    parsed = record_parse(record)
-    game_score(parsed.rules, parsed.hands, parsed.first_dealer)
-    players = []
-    for name in parsed.seats:
-        # Look up the name as it will be stored (80 characters), and compare it the way the
-        # unique constraint does (the database's LOWER), so a match is never missed and then
-        # refused by the constraint.
-        name = name.strip()[:80]
-        player = (
-            Player.objects.alias(lower_name=Lower("name"))
-            .filter(club=club, lower_name=Lower(Value(name)))
-            .first()
-        )
-        if player is None:
-            player = Player.objects.create(club=club, name=name)
-        players.append(player)
-    if len({p.pk for p in players}) != len(players):
-        raise RecordError("seats", _("the same player appears in two seats"))
-    game = game_start(
-        seats=players,
-        rules=parsed.rules,
-        club=club,
-        season=season,
-        first_dealer=parsed.first_dealer,
-        created_by=created_by,
-        habits=parsed.habits_dict(),
-    )
-    for hand in parsed.hands:
-        hand_record(game=game, hand=hand, entered_by=created_by, entered_by_name="import")
-    return game
 
 
 def game_token_issue(*, game: Game) -> str:

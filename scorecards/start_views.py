@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from kaiser_league.inputs import InputError, name_check, number_or_none, number_parse
 from leagues.access import club_for_member
-from leagues.models import Club, Player, Season
+from leagues.models import Club, Player, Season, name_key
 from leagues.roles import GAME_START
 from leagues.selectors import club_current_season, club_players_recent_first
 from scorecards.habits import GameHabitsForm, passing_choices
@@ -102,11 +102,11 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
                         _("Seat %(n)s: %(error)s") % {"n": seat + 1, "error": error.message}
                     )
     if starting and not errors:
-        by_name = {player.name.lower(): player for player in players}
-        seats: list[Player | str] = [by_name.get(name.lower(), name) for name in names]
+        by_name = {player.name_key: player for player in players}
+        seats: list[Player | str] = [by_name.get(name_key(name), name) for name in names]
         if any(not name for name in names):
             errors["seats"] = [_("Every seat needs a player.")]
-        elif len({name.lower() for name in names}) != len(names):
+        elif len({name_key(name) for name in names}) != len(names):
             errors["seats"] = [_("A player can sit in only one seat.")]
         else:
             try:

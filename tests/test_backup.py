@@ -16,10 +16,11 @@ from leagues.backup import CLUB_FORMAT, BackupError, club_export, club_import
 from leagues.demo import demo_club_create
 from leagues.models import Club, Membership, Player, Season
 from leagues.roles import Role
+from scorecards.importing import game_import
 from scorecards.models import Game, Hand, Seat
 from scorecards.rules import HandInput, KaiserError, game_score, record_parse, rules_build
 from scorecards.selectors import game_scored
-from scorecards.services import game_import, game_start, hand_record
+from scorecards.services import game_start, hand_record
 from tests.examples import valid_examples
 
 pytestmark = pytest.mark.django_db

@@ -90,7 +90,7 @@ def test_pasted_record_becomes_a_game(club, alice, as_alice) -> None:
     assert (game.club, game.season, game.created_by) == (club, season, alice)
     assert game.hand_count == len(RECORD["hands"])
     follow = as_alice.get(response["Location"])
-    assert "Game imported" in follow.content.decode()
+    assert f"Game imported: {len(RECORD['hands'])} hands." in follow.content.decode()
 
 
 def test_uploaded_file_becomes_a_game(club, as_alice) -> None:
@@ -287,3 +287,13 @@ def test_the_page_and_its_errors_speak_french(club, as_alice) -> None:
     finally:
         # LocaleMiddleware leaves French active in this thread; later tests expect English.
         translation.deactivate()
+
+
+def test_an_imported_name_in_another_case_or_accent_form_is_the_same_player(club, as_alice) -> None:
+    Player.objects.create(club=club, name="Élise")
+    seats = ["ÉLISE", *RECORD["seats"][1:]]
+    response = as_alice.post(_url(club), {"text": json.dumps({**RECORD, "seats": seats})})
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.seats.get(seat=0).player.name == "Élise"
+    assert Player.objects.filter(club=club, name_key="élise").count() == 1

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from scorecards.importing import game_import
 from scorecards.models import Hand
 from scorecards.rules import NOBODY, HandError, HandInput, record_score, rules_build
 from scorecards.selectors import game_record
-from scorecards.services import game_import, game_start, hand_record
+from scorecards.services import game_start, hand_record
 
 K40 = HandInput(bidder=0, kind="kaiser40", seat_tricks=(8, 0, 0, 0), three_spades=0)
 

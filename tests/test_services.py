@@ -7,13 +7,13 @@ import uuid
 import pytest
 from django.db import IntegrityError, transaction
 
+from scorecards.importing import game_import
 from scorecards.models import Game, GameStatus, Hand, HandVersion, Seat
 from scorecards.rules import HandError, HandInput, RecordError, rules_build
 from scorecards.selectors import game_record
 from scorecards.services import (
     GameClosed,
     HandConflict,
-    game_import,
     game_rescore,
     game_start,
     hand_correct,

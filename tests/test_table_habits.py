@@ -11,10 +11,11 @@ import pytest
 from django.urls import reverse
 
 from leagues.models import Season
+from scorecards.importing import game_import
 from scorecards.models import Game
 from scorecards.rules import rules_build
 from scorecards.selectors import game_record, season_pot_balances
-from scorecards.services import game_import, game_start
+from scorecards.services import game_start
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ from django.core.management.base import (
 )
 
 from leagues.models import Club, Season
+from scorecards.importing import game_import
 from scorecards.management.commands.kaiser_score import read_json_argument
 from scorecards.rules import KaiserError
-from scorecards.services import game_import
 
 
 class Command(BaseCommand):
