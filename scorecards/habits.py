@@ -117,6 +117,8 @@ def entry_table_habits(rules: Rules) -> dict[str, Any]:
     return {
         "sells": rules.dealer_sells,
         "blank_cards": rules.blank_cards,
+        # A kaiser 40's partner sits out: a special card may stay in that unplayed hand.
+        "kaiser_40": rules.kaiser_40,
         "lost_heir": rules.preset == "lost-heir",
         "five_legend": _("%(card)s taken by") % {"card": five},
         "three_legend": _("%(card)s taken by") % {"card": three},

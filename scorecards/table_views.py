@@ -29,6 +29,7 @@ from kaiser_league.inputs import number_or_none
 from leagues.roles import GAME_START
 from scorecards.access import SESSION_TABLE_TOKENS, GameAccess, game_for_member
 from scorecards.habits import entry_table_habits, habits_text
+from scorecards.rules.catalogue import rules_describe
 from scorecards.handform import (
     HandForm,
     engine_message,
@@ -402,6 +403,7 @@ def _sheet_context(
         "access": access,
         "game": game,
         "score": score,
+        "rules_words": rules_describe(rules),
         "names": names,
         "sides": sides,
         "rows": sheet_rows(score, hands, names),

@@ -93,6 +93,31 @@ def test_pasted_record_becomes_a_game(club, alice, as_alice) -> None:
     assert f"Game imported: {len(RECORD['hands'])} hands." in follow.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("name", "case"), valid_examples(), ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_every_example_imports_through_the_page_and_downloads_as_the_same_document(
+    club, as_alice, name, case
+) -> None:
+    record = case["record"]
+    response = as_alice.post(_url(club), {"text": json.dumps(record)})
+    assert response.status_code == 302, name
+    game = Game.objects.get()
+    assert (game.scores, game.is_finished) == (
+        case["expect"]["scores"],
+        case["expect"]["finished"],
+    )
+    download = as_alice.get(reverse("game_record_download", args=[game.pk]))
+    exported = json.loads(download.content)
+    # Imported again, the download is a fixed point: the same document, every field kept.
+    as_alice.post(_url(club), {"text": json.dumps(exported)})
+    again = Game.objects.exclude(pk=game.pk).get()
+    download = as_alice.get(reverse("game_record_download", args=[again.pk]))
+    assert json.loads(download.content) == exported
+    assert exported["seats"] == record["seats"]
+    assert len(exported["hands"]) == len(record["hands"])
+
+
 def test_uploaded_file_becomes_a_game(club, as_alice) -> None:
     upload = SimpleUploadedFile("game.json", json.dumps(RECORD).encode(), "application/json")
     response = as_alice.post(_url(club), {"file": upload})

@@ -138,3 +138,41 @@ def test_an_impossible_card_names_the_side_by_its_players(as_alice, game) -> Non
             reverse("hand_preview", args=[game.pk]), data, headers={"Accept-Language": "fr"}
         ).content.decode()
     assert "3♠ est allé à Cat &amp; Dan, qui n’a fait aucune levée" in body
+
+
+@pytest.mark.parametrize(
+    ("rules", "words", "french"),
+    [
+        ({"preset": "saskatchewan"}, "Saskatchewan", "Règles\u00a0: Saskatchewan"),
+        (
+            {"preset": "standard", "min_bid": 6, "cover_three": True},
+            "Minimum bid: 6",
+            "Règles\u00a0: Standard",
+        ),
+    ],
+)
+def test_the_sheet_states_the_rules_in_play_in_words(
+    club, players, as_bob, rules, words, french
+) -> None:
+    from scorecards.rules import rules_build
+
+    game = game_start(seats=players, rules=rules_build(rules), club=club)
+    page = as_bob.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert re.search(r'class="rules-in-play">Rules: [^<]*' + re.escape(words), page)
+    page = as_bob.get(
+        reverse("game_sheet", args=[game.pk]), headers={"Accept-Language": "fr"}
+    ).content.decode()
+    assert french in page
+
+
+@pytest.mark.parametrize(("kaiser_40", "offered"), [(True, True), (False, False)])
+def test_a_kaiser_40_card_can_be_left_in_the_partners_hand(
+    club, players, as_bob, kaiser_40, offered
+) -> None:
+    from scorecards.rules import rules_build
+
+    rules = rules_build({"preset": "standard", "kaiser_40": kaiser_40})
+    game = game_start(seats=players, rules=rules, club=club)
+    page = as_bob.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert ('name="five_hearts" value="nobody"' in page) is offered
+    assert ('name="three_spades" value="nobody"' in page) is offered
