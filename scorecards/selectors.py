@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,10 +117,13 @@ def hand_versions(game: Game, number: int) -> QuerySet[HandVersion]:
     return HandVersion.objects.filter(game=game, number=number).order_by("at", "pk")
 
 
-def game_preview(score: GameScore, hand: HandInput) -> GameScore:
+def game_preview(
+    score: GameScore, hand: HandInput, *, seat_names: Sequence[str] | None = None
+) -> GameScore:
     """`score` (the game so far, from `game_scored`) with `hand` played next: what the sheet
-    would show if it were saved. Raises HandError from the engine if the hand is impossible."""
-    return game_play(score, hand)
+    would show if it were saved. Raises HandError from the engine if the hand is impossible,
+    naming sides and seats by `seat_names` when given."""
+    return game_play(score, hand, seat_names=seat_names)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,6 @@ from kaiser_league.inputs import number_or_none
 from leagues.roles import GAME_START
 from scorecards.access import SESSION_TABLE_TOKENS, GameAccess, game_for_member
 from scorecards.habits import entry_table_habits, habits_text
-from scorecards.rules.catalogue import rules_describe
 from scorecards.handform import (
     HandForm,
     engine_message,
@@ -40,7 +39,8 @@ from scorecards.handform import (
 from scorecards.models import FinishReason, Game, Hand
 from scorecards.pot import cents_text
 from scorecards.qr import qr_svg, table_link
-from scorecards.rules import GameScore, HandError, KaiserError, Rules
+from scorecards.rules import GameScore, HandError, HandInput, KaiserError, Rules
+from scorecards.rules.catalogue import rules_describe
 from scorecards.selectors import (
     game_hands,
     game_needs_confirmation,
@@ -217,25 +217,14 @@ def sheet_texts() -> dict[str, str]:
     }
 
 
-CARD_LABELS = {"five_hearts": "5♥", "three_spades": "3♠"}
-
-
-def named_sides(error: KaiserError, hand: Any, sides: list[str]) -> KaiserError:
-    """The engine numbers the sides ("went to side 0"); a player knows them by name. A card
-    that went to a side which took no trick is said again with the side's players."""
-    side = getattr(hand, error.field, None) if error.field in CARD_LABELS else None
-    tricks = getattr(hand, "tricks", None)
-    if (
-        isinstance(side, int)
-        and 0 <= side < len(sides)
-        and tricks
-        and side < len(tricks)
-        and tricks[side] == 0
-    ):
-        error.message = _("%(card)s went to %(side)s, who took no trick") % {
-            "card": CARD_LABELS[error.field],
-            "side": sides[side],
-        }
+def _named_error(game: Game, hand: HandInput, error: KaiserError) -> KaiserError:
+    """The engine's refusal said again with the players' names instead of side numbers. The
+    service scores without names (a submit stays at its few queries), so only a refused hand
+    pays for this second look."""
+    try:
+        game_preview(game_scored(game), hand, seat_names=_names(game))
+    except KaiserError as named:
+        return named
     return error
 
 
@@ -569,7 +558,7 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     except HandRefused as refusal:
         return _refused(request, access, refusal)
     except KaiserError as error:
-        form.add_engine_error(named_sides(error, form.hand, side_names(rules, _names(game))))
+        form.add_engine_error(_named_error(game, form.hand, error))
         return _invalid(request, access, form)
     if _wants_json(request):
         body = {
@@ -644,7 +633,7 @@ def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     if form.hand is not None:
         score = game_scored(game)
         try:
-            preview = game_preview(score, form.hand)
+            preview = game_preview(score, form.hand, seat_names=names)
         except HandError as error:
             field = error.field
             # A field the engine needs and the phone has not filled in yet: say what is left
@@ -654,7 +643,7 @@ def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
             if missing and (field not in form.filled or field in ("tricks", "seat_tricks")):
                 context["todo"] = missing_label(field)
             else:
-                form.add_engine_error(named_sides(error, form.hand, sides))
+                form.add_engine_error(error)
         else:
             scored = preview.hands[-1]
             context.update(

@@ -131,13 +131,13 @@ def test_an_impossible_card_names_the_side_by_its_players(as_alice, game) -> Non
         "three_spades": "1",
     }
     body = as_alice.post(reverse("hand_preview", args=[game.pk]), data).content.decode()
-    assert "3♠ went to Cat &amp; Dan, who took no trick" in body
+    assert "the three of spades went to Cat &amp; Dan, who took no trick" in body
     assert "side 1" not in body
     with translation.override("fr"):
         body = as_alice.post(
             reverse("hand_preview", args=[game.pk]), data, headers={"Accept-Language": "fr"}
         ).content.decode()
-    assert "3♠ est allé à Cat &amp; Dan, qui n’a fait aucune levée" in body
+    assert "le trois de pique est allé à Cat &amp; Dan, qui n’a fait aucune levée" in body
 
 
 @pytest.mark.parametrize(
