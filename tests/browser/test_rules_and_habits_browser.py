@@ -106,6 +106,7 @@ def test_a_season_in_words_then_a_game_with_habits_and_a_pot(
 
     page.locator("#hand-habits summary").click()
     page.select_option("#id_misdeal", "four-tens")
+    page.once("dialog", lambda dialog: dialog.accept())  # the misdeal asks first
     page.click("button[name=thrown_in]")
     page.wait_for_selector("#hand-1.thrown")
     page.wait_for_selector("#hand-form input[name=number][value='2']", state="attached")
