@@ -6,6 +6,7 @@ Runs on SQLite and on PostgreSQL (whichever the suite runs on); prints the answe
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections import Counter
@@ -120,3 +121,34 @@ def test_ten_identical_creates_at_once_never_answer_500(web_server) -> None:
     assert Season.objects.filter(club=club).count() == REPEATS
     assert get_user_model().objects.filter(username__startswith="newcomer").count() == REPEATS
     assert Club.objects.filter(name__startswith="Night club").count() == REPEATS
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ten_imports_of_the_same_new_players_at_once_never_answer_500(web_server) -> None:
+    """The same record, naming four players the club does not have yet, imported by ten
+    requests at once, 20 times: each import makes its game or is refused naming the seats,
+    and every new name becomes exactly one player."""
+    base = web_server.base_url
+    owner = _user("owner")
+    club = services.club_create(name="Import race club", owner=owner)
+    directors = [_logged_in(base, "owner") for _ in range(AT_ONCE)]
+    statuses: Counter = Counter()
+    for rep in range(REPEATS):
+        record = {
+            "format": "kaiser-game/1",
+            "seats": [f"Nouveau {rep} {seat}" for seat in "ABCD"],
+            "hands": [
+                {"bidder": 0, "bid": 7, "tricks": [7, 1], "five_hearts": 0, "three_spades": 1}
+            ],
+        }
+        text = json.dumps(record)
+        statuses.update(
+            _race(
+                directors, f"/clubs/{club.slug}/games/import", lambda i, text=text: {"text": text}
+            )
+        )
+    print(f"\nimport: {sum(statuses.values())} requests, answers {dict(sorted(statuses.items()))}")
+    assert sum(statuses.values()) == REPEATS * AT_ONCE
+    assert set(statuses) <= {302, 422}, statuses
+    assert statuses[302] >= REPEATS, statuses  # at least the first import of each race
+    assert Player.objects.filter(club=club, name__startswith="Nouveau").count() == 4 * REPEATS
