@@ -235,8 +235,16 @@
     transient = { kind: "refused", text: verdict[1] };
     show();
   });
+  /* The fixed bar may grow with its message: the field at fault must end above it. */
+  function aboveBar(el) {
+    var bar = document.getElementById("action-bar");
+    if (!el || !bar) { return; }
+    var over = el.getBoundingClientRect().bottom + 8 - bar.getBoundingClientRect().top;
+    if (over > 0) { window.scrollBy(0, over); }
+  }
   document.addEventListener("htmx:afterSettle", function () {
     var form = document.getElementById("hand-form");
+    var wrong = null;
     if (pending !== null) {
       var saved = !form || Number(form.elements.number.value) > pending;
       var row = document.getElementById("hand-" + pending);
@@ -246,7 +254,7 @@
         keepShell();
       }
       pending = null;
-      var wrong = saved ? null : document.querySelector("#entry .field-error:not(:empty), #entry .errorlist");
+      wrong = saved ? null : document.querySelector("#entry .field-error:not(:empty), #entry .errorlist");
       if (wrong) { wrong.scrollIntoView({ block: "center" }); } else { toFormTop(); }
     }
     if (form && mine(load()).some(function (i) { return i.state === "waiting"; })) {
@@ -254,6 +262,7 @@
       if (n !== Number(form.elements.number.value)) { nextHand(form, n); }
     }
     show();
+    aboveBar(wrong);
   });
 
   document.addEventListener("click", function (e) {
