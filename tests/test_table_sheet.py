@@ -523,7 +523,10 @@ def test_french_engine_errors_and_preview(as_bob, game) -> None:
     url = reverse("hand_preview", args=[game.pk])
     fr = {"Accept-Language": "fr"}
     body = as_bob.post(url, hand_data(tricks_bidder=8, three_spades=1), headers=fr)
-    assert "le trois de pique est allé à Cat &amp; Dan, qui n’a fait aucune levée" in body.content.decode()
+    assert (
+        "le trois de pique est allé à Cat &amp; Dan, qui n’a fait aucune levée"
+        in body.content.decode()
+    )
     todo = as_bob.post(url, {"bidder": "0", "bid": "8"}, headers=fr).content.decode()
     assert "Reste à saisir\u00a0: les levées" in todo
     made = as_bob.post(url, hand_data(), headers=fr).content.decode()
