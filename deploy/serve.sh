@@ -26,4 +26,11 @@ fi
 .venv/bin/python manage.py migrate --noinput
 .venv/bin/python manage.py collectstatic --noinput --verbosity 0
 echo "Kaiser League on http://$GUNICORN_BIND/ (Ctrl-C stops the web, worker and beat processes)"
-exec .venv/bin/python deploy/procrun.py deploy/Procfile
+# honcho starts each line of the Procfile in its own process group; when one process stops, or on
+# Ctrl-C, it sends SIGTERM to the others and SIGKILL 5 seconds later. Its status is that of the first
+# process to stop (130 after Ctrl-C), so a process that stopped by itself with 0 comes back as 0: the
+# server is down all the same, which we say with 1. `--env /dev/null`: the environment is the one
+# exported above, not a .env file that the processes would see and `migrate` would not.
+.venv/bin/honcho start --no-colour --env /dev/null --procfile deploy/Procfile || exit
+echo "a process of deploy/Procfile stopped by itself: every other one was stopped" >&2
+exit 1

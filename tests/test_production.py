@@ -1,10 +1,11 @@
 """The production set-up: settings that pass `check --deploy`, gunicorn serving our pages and
-static files through WhiteNoise with the security headers, and the process runner of
-`make serve` stopping every child."""
+static files through WhiteNoise with the security headers, and `make serve`'s honcho stopping
+every process of the Procfile when one stops."""
 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -102,70 +103,100 @@ def test_debug_is_off_on_the_production_server(production_server) -> None:
     assert b"Traceback" not in body and b"URLconf" not in body
 
 
-def _procrun(tmp_path: Path, procfile: str) -> subprocess.Popen:
+def _serve_processes(tmp_path: Path, procfile: str) -> subprocess.Popen:
+    """The end of deploy/serve.sh, from its honcho line on, with a test Procfile in place of ours:
+    the very commands `make serve` runs once the database is migrated. A session of its own, so
+    that a signal to its group is what Ctrl-C in a terminal does."""
+    script = (ROOT / "deploy" / "serve.sh").read_text()
+    tail = script[script.index(".venv/bin/honcho ") :]
+    assert "--procfile deploy/Procfile" in tail
     (tmp_path / "Procfile").write_text(procfile)
+    tail = tail.replace("deploy/Procfile", str(tmp_path / "Procfile"))
     return subprocess.Popen(
-        [sys.executable, str(ROOT / "deploy" / "procrun.py"), "Procfile", "--grace", "5"],
-        cwd=tmp_path,
+        ["bash", "-euo", "pipefail", "-c", tail],
+        cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        start_new_session=True,
     )
 
 
-def _pids_started(process: subprocess.Popen, count: int) -> list[int]:
-    pids = []
+STARTED = re.compile(r"\| (\w+)\.1 started \(pid=(\d+)\)")
+
+
+def _started(process: subprocess.Popen, count: int) -> tuple[dict[str, int], list[str]]:
+    """Read honcho's output until `count` processes have started: their pids, and the lines read."""
+    pids: dict[str, int] = {}
+    lines = []
     while len(pids) < count:
         line = process.stdout.readline()
-        assert line, "procrun ended before starting its children"
-        if "started" in line:
-            pids.append(int(line.split("(pid ")[1].split(")")[0]))
-    return pids
+        assert line, "honcho ended before starting its processes:\n" + "".join(lines)
+        lines.append(line)
+        if match := STARTED.search(line):
+            pids[match[1]] = int(match[2])
+    return pids, lines
 
 
-def _gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    # A zombie already reaped by nobody still answers kill(0): read its state.
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
-    except FileNotFoundError:
-        return True
+def _alive_in_group(pgid: int) -> list[str]:
+    """The processes still running in a process group, read from /proc: honcho starts each line of
+    the Procfile in a group of its own, so this is that line's shell and anything it started.
+    Zombies count as gone: they have stopped, and pid 1 in a container may be slow to reap them."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        # The name in parentheses may hold spaces: the fields after it are state, ppid, pgrp.
+        state, _ppid, group = text[text.rindex(")") + 2 :].split()[:3]
+        if int(group) == pgid and state != "Z":
+            alive.append(text[: text.rindex(")") + 1])
+    return alive
 
 
-def test_procrun_stops_every_child_on_ctrl_c(tmp_path) -> None:
-    process = _procrun(
+def test_ctrl_c_stops_every_process_of_the_procfile(tmp_path) -> None:
+    process = _serve_processes(
         tmp_path,
         "# comment\nweb: sleep 60\nworker: sh -c 'trap \"exit 0\" TERM; sleep 60 & wait'\n"
         "beat: sleep 60\n",
     )
-    pids = _pids_started(process, 3)
-    time.sleep(0.3)
-    process.send_signal(signal.SIGINT)
+    pids, _ = _started(process, 3)
+    time.sleep(0.5)
+    assert all(_alive_in_group(pid) for pid in pids.values())
+    os.killpg(process.pid, signal.SIGINT)
     out, _ = process.communicate(timeout=15)
-    assert process.returncode == 0
-    assert "stopping everything (signal)" in out
-    assert all(_gone(pid) for pid in pids)
+    assert process.returncode == 130, out
+    assert "SIGINT received" in out
+    assert [_alive_in_group(pid) for pid in pids.values()] == [[]] * len(pids), out
 
 
-def test_procrun_stops_the_rest_when_one_child_dies(tmp_path) -> None:
-    process = _procrun(tmp_path, "web: sleep 60\nworker: sh -c 'sleep 0.5; exit 3'\n")
-    pids = _pids_started(process, 2)
-    out, _ = process.communicate(timeout=15)
-    assert process.returncode == 3
-    assert "worker exited with 3" in out
-    assert all(_gone(pid) for pid in pids)
+@pytest.mark.parametrize("status", [3, 0])
+def test_one_process_stopping_stops_the_others_and_fails(tmp_path, status) -> None:
+    began = time.monotonic()
+    # With 3, the worker shrugs SIGTERM off: it stops only at the SIGKILL 5 seconds later.
+    worker = "sh -c 'trap \"\" TERM; sleep 60 & wait; wait'" if status else "sleep 60"
+    process = _serve_processes(
+        tmp_path, f"web: sleep 60\nworker: {worker}\nbeat: sh -c 'sleep 0.5; exit {status}'\n"
+    )
+    pids, _ = _started(process, 3)
+    out, _ = process.communicate(timeout=20)
+    assert time.monotonic() - began < 15
+    assert f"beat.1 stopped (rc={status})" in out
+    assert ("SIGKILL" in out) == bool(status)
+    assert process.returncode == (status or 1), out
+    assert [_alive_in_group(pid) for pid in pids.values()] == [[]] * len(pids), out
 
 
 def test_procfile_and_units_name_programs_and_files_that_exist() -> None:
-    from deploy.procrun import procfile_read
+    from honcho.environ import parse_procfile
 
-    entries = dict(procfile_read(ROOT / "deploy" / "Procfile"))
-    assert set(entries) == {"web", "worker", "beat"}
+    entries = parse_procfile((ROOT / "deploy" / "Procfile").read_text()).processes
+    assert list(entries) == ["web", "worker", "beat"]
     for command in entries.values():
-        assert (ROOT / command.split()[0]).exists(), command
+        # exec: honcho watches the program itself, so it sees the program stop however it stops
+        assert command.startswith("exec ")
+        assert (ROOT / command.split()[1]).exists(), command
         assert "--app kaiser_league" in command or "deploy/gunicorn.conf.py" in command
     for unit in ("kaiser-web", "kaiser-worker", "kaiser-beat"):
         text = (ROOT / "deploy" / f"{unit}.service").read_text()
