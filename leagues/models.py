@@ -3,6 +3,6 @@ so this module imports the models of the three rooms. Nothing else may import it
 model from its room (`leagues.clubs.models`, `leagues.standings.models`,
 `leagues.tournaments.models`)."""
 
-import leagues.clubs.models  # noqa: F401
-import leagues.standings.models  # noqa: F401
+import leagues.clubs.models
+import leagues.standings.models
 import leagues.tournaments.models  # noqa: F401

@@ -4,9 +4,7 @@ stored hands."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from leagues.clubs.models import Club, Player, Season
