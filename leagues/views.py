@@ -1,4 +1,4 @@
-"""Pages of clubs and the home page."""
+"""The home page and a club's front page: assembly pages that gather clubs and their games."""
 
 from __future__ import annotations
 
