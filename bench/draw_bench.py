@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from leagues.seating import (
+from leagues.tournaments.seating import (
     History,
     partner_repeats_lower_bound,
     rotating_draw,

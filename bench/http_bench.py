@@ -52,9 +52,9 @@ def setup_data(env: dict[str, str]) -> dict[str, object]:
     from django.test import Client
     from django.urls import reverse
 
+    from leagues.clubs.models import Club, Membership, Player, Season
+    from leagues.clubs.roles import Role
     from leagues.demo import DEMO_PLAYERS, demo_game_play
-    from leagues.models import Club, Membership, Player, Season
-    from leagues.roles import Role
     from scorecards.rules import rules_build
     from scorecards.services import game_start
 
@@ -79,7 +79,7 @@ def setup_data(env: dict[str, str]) -> dict[str, object]:
         demo_game_play(game, rng)
         games.append(game)
     sheet = max(games, key=lambda g: g.hand_count)
-    from leagues.services import ratings_rebuild, standings_rebuild
+    from leagues.standings.rebuild import ratings_rebuild, standings_rebuild
 
     standings_rebuild(season_id=season.pk)
     ratings_rebuild(club_id=club.pk)

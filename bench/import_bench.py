@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.db import connection, transaction
     from django.test import Client
 
-    from leagues.models import Club, Player
+    from leagues.clubs.models import Club, Player
     from scorecards.importing import game_import
     from scorecards.models import Game
     from scorecards.rules import game_score, record_parse

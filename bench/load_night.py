@@ -123,7 +123,7 @@ class TableSetup:
 def night_setup(plans: list[TablePlan], tag: str | None = None) -> tuple[object, list[TableSetup]]:
     """A club with four players per table and one game per table, each with its table link.
     Returns (club, tables)."""
-    from leagues.models import Club, Player
+    from leagues.clubs.models import Club, Player
     from scorecards.rules import rules_build
     from scorecards.services import game_start, game_token_issue
 

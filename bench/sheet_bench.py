@@ -71,8 +71,8 @@ def run(engine: str, hands: int) -> None:
     from django.test.utils import CaptureQueriesContext, setup_test_environment
     from django.urls import reverse
 
-    from leagues.models import Club, Membership, Player
-    from leagues.roles import Role
+    from leagues.clubs.models import Club, Membership, Player
+    from leagues.clubs.roles import Role
     from scorecards.rules import rules_build
     from scorecards.services import game_start
 

@@ -74,7 +74,7 @@ def build_season(hands_total: int, tables: int, per_table: int, pool_size: int):
     from django.db import transaction
     from django.utils import timezone
 
-    from leagues.models import Club, Player, Season
+    from leagues.clubs.models import Club, Player, Season
     from scorecards.models import Game, GameStatus, Hand, Seat
     from scorecards.rules import rules_build
 
@@ -174,7 +174,7 @@ def main() -> None:
     setup_django()
     from django.db import connection
 
-    from leagues import services
+    from leagues.standings import rebuild as services
 
     sizes = args.hands or ([24_000] if os.environ.get("BENCH_QUICK") else [24_000, 200_000])
     for size in sizes:
@@ -183,7 +183,7 @@ def main() -> None:
 
 def season_bench(size: int, args: argparse.Namespace, connection, services) -> None:
     """Build a season of `size` hands, time its rebuilds, and (unless --keep) remove it."""
-    from leagues.models import PlayerStanding, RatingPoint
+    from leagues.standings.models import PlayerStanding, RatingPoint
     from scorecards.models import Hand
 
     print(f"standings bench on {connection.vendor}: {size:,} hands requested")

@@ -274,5 +274,5 @@ CELERY_BEAT_SCHEDULE = {
 # A refused CSRF check answers the hand outbox in JSON, naming the field, like other refusals.
 CSRF_FAILURE_VIEW = "kaiser_league.errors.csrf_failure"
 # Seconds a request may spend publishing to the broker (connect, and each socket read/write):
-# a broker that is down or hung costs a hand submit at most about this (leagues.services).
+# a broker that is down or hung costs a hand submit at most about this (leagues.standings.services).
 BROKER_PUBLISH_TIMEOUT = float(os.environ.get("BROKER_PUBLISH_TIMEOUT", "0.5"))

@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from kaiser_league import views
-from leagues.account_forms import PasswordResetForm
+from leagues.clubs.account_forms import PasswordResetForm
 from scorecards import import_views, start_views
 from scorecards import views as scorecard_views
 
@@ -38,14 +38,15 @@ urlpatterns = [
     ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("games/", include("scorecards.urls")),
-    path("tournaments/", include("leagues.tournament_urls")),
+    path("tournaments/", include("leagues.tournaments.urls")),
     path("t/<str:token>/", scorecard_views.game_table_join, name="game_table_join"),
     path(
         "clubs/<slug:slug>/games/import",
         import_views.club_game_import,
         name="club_game_import",
     ),
-    path("", include("leagues.club_urls")),
+    path("", include("leagues.clubs.urls")),
+    path("", include("leagues.standings.urls")),
     path("clubs/<slug:slug>/games/new", start_views.club_game_new, name="club_game_new"),
     path("", include("leagues.urls")),
 ]

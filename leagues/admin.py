@@ -1,16 +1,7 @@
 from django.contrib import admin
 
-from leagues.models import (
-    Club,
-    Invitation,
-    Membership,
-    Player,
-    PlayerRating,
-    PlayerStanding,
-    RebuildFailure,
-    Season,
-    StandingsSnapshot,
-)
+from leagues.clubs.models import Club, Invitation, Membership, Player, Season
+from leagues.standings.models import PlayerRating, PlayerStanding, RebuildFailure, StandingsSnapshot
 
 
 class MembershipInline(admin.TabularInline):
@@ -42,7 +33,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 # Tournament nights (read mostly: directors run them from the site).
-from leagues.models import Tournament, TournamentEntry, TournamentRound  # noqa: E402
+from leagues.tournaments.models import Tournament, TournamentEntry, TournamentRound  # noqa: E402
 
 
 class TournamentEntryInline(admin.TabularInline):

@@ -8,8 +8,8 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from leagues.models import Club, Membership, Player, Season
-from leagues.roles import Role
+from leagues.clubs.models import Club, Membership, Player, Season
+from leagues.clubs.roles import Role
 from scorecards.models import Game
 from scorecards.rules import HandInput, Rules, rules_build
 from scorecards.services import game_start, hand_record
@@ -100,7 +100,7 @@ def demo_night_create(
     drawn with its first table finished and the others part-way. Returns the tournament."""
     from django.utils import timezone
 
-    from leagues.tournaments import entry_register, round_draw, tournament_create
+    from leagues.tournaments.services import entry_register, round_draw, tournament_create
 
     rng = random.Random(seed)
     night = tournament_create(

@@ -1,4 +1,4 @@
-"""Pages of clubs and the home page."""
+"""The home page and a club's front page: assembly pages that gather clubs and their games."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from leagues.access import club_for_member
-from leagues.roles import GAMES_IMPORT
-from leagues.selectors import club_players_by_name, club_recent_games, clubs_of
+from leagues.clubs.access import club_for_member
+from leagues.clubs.roles import GAMES_IMPORT
+from leagues.clubs.selectors import club_players_by_name, clubs_of
+from leagues.standings.selectors import club_recent_games
 from scorecards.models import Game
 
 

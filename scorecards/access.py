@@ -9,8 +9,8 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest
 
-from leagues.models import Membership
-from leagues.roles import GAME_START, HAND_CORRECT_ANY, VIEW, role_can
+from leagues.clubs.models import Membership
+from leagues.clubs.roles import GAME_START, HAND_CORRECT_ANY, VIEW, role_can
 from scorecards.models import Game, Seat
 
 # Annotation suffix -> the tournament table's field it reads (see table_place).
@@ -75,7 +75,7 @@ def _game_with_membership(request: HttpRequest, game_id: int, seats: bool) -> Ga
         )
     )
     # Where a tournament table stands (scorecards.selectors.table_place), in the same query.
-    from leagues.models import TournamentTable
+    from leagues.tournaments.models import TournamentTable
 
     table = TournamentTable.objects.filter(game=OuterRef("pk"))
     games = games.annotate(

@@ -32,12 +32,12 @@ class GameAdmin(admin.ModelAdmin):
     # A deleted game leaves the standings and ratings it counted in: through the service, which
     # marks them stale and queues their rebuild.
     def delete_model(self, request, obj: Game) -> None:
-        from leagues.services import games_delete
+        from leagues.standings.services import games_delete
 
         games_delete(games=[obj])
 
     def delete_queryset(self, request, queryset) -> None:
-        from leagues.services import games_delete
+        from leagues.standings.services import games_delete
 
         games_delete(games=list(queryset))
 

@@ -17,7 +17,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from leagues.forms import PotField
+from leagues.clubs.forms import PotField
 from scorecards.rules import ANNOUNCED, KITTY, MISDEALS, PASSING, HandInput, Rules
 from scorecards.rules.catalogue import card_names
 from scorecards.rules.habits import hand_habit_error, passing_error

@@ -8,8 +8,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from leagues.access import club_for_member
-from leagues.roles import GAMES_IMPORT
+from leagues.clubs.access import club_for_member
+from leagues.clubs.roles import GAMES_IMPORT
 from scorecards.importing import GameImportForm, game_import, message_shorten
 from scorecards.rules import KaiserError
 

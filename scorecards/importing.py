@@ -11,9 +11,10 @@ Contract of `game_import`:
   engine's totals) then go in ONE short transaction of bulk inserts, so the database write lock
   (SQLite) is held for milliseconds even for thousands of hands and other clubs' phones keep
   entering hands; nothing is ever half-imported;
-- players are matched by `leagues.models.name_key` (Unicode NFKC + case folding) and created if
-  new; when another request creates the same new player at the same moment, the import tries
-  again once with the player now there, and otherwise refuses naming `seats` (never a 500);
+- players are matched by `leagues.clubs.models.name_key` (Unicode NFKC + case folding) and
+  created if new; when another request creates the same new player at the same moment, the
+  import tries again once with the player now there, and otherwise refuses naming `seats`
+  (never a 500);
 - the returned game carries its cached totals (`hand_count`, `status`, ...) as stored.
 """
 
@@ -32,7 +33,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.inputs import InputError, ObjectChoiceField, name_check
-from leagues.models import Club, Player, Season, name_key
+from leagues.clubs.models import Club, Player, Season, name_key
 from scorecards.models import Game, Hand, HandAction, HandVersion
 from scorecards.rules import RecordError, game_score, record_parse
 

@@ -163,8 +163,13 @@ class TablePlace:
 def table_place(game: Game, score: GameScore | None = None) -> TablePlace | None:
     """The tournament round of `game` and how far its table is in it (None when the game is
     not a tournament table). One query; `score` saves scoring the hands again."""
-    from leagues.models import RoundStatus, Tournament, TournamentStatus, TournamentTable
-    from leagues.tournament_selectors import hands_needed
+    from leagues.tournaments.models import (
+        RoundStatus,
+        Tournament,
+        TournamentStatus,
+        TournamentTable,
+    )
+    from leagues.tournaments.selectors import hands_needed
 
     if hasattr(game, "_place_round"):
         # Read with the game by scorecards.access (no query).

@@ -17,8 +17,8 @@ from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues.models import Club, Membership, Player, Season
-from leagues.roles import HAND_CORRECT_ANY, role_can
+from leagues.clubs.models import Club, Membership, Player, Season
+from leagues.clubs.roles import HAND_CORRECT_ANY, role_can
 from scorecards.models import (
     FinishReason,
     Game,
@@ -123,7 +123,7 @@ def _locked_game(game_id: int, key: uuid.UUID | None = None) -> Game:
     # transaction already holds the database write lock. Whether the game is a tournament table
     # (and whether `key` is spent) comes in the same statement, so an ordinary game pays no
     # extra query for finality.
-    from leagues.models import TournamentTable
+    from leagues.tournaments.models import TournamentTable
 
     games = Game.objects.select_for_update(of=("self",)).annotate(
         _table_id=Subquery(TournamentTable.objects.filter(game=OuterRef("pk")).values("pk")[:1])
@@ -179,7 +179,7 @@ def _apply_score(game: Game, score: GameScore) -> None:
     # Standings and ratings: a game that finishes, or a finished game that changes (a hand
     # corrected or undone), queues their rebuild once this transaction commits.
     if was_finished or score.finished or game.status != GameStatus.IN_PROGRESS:
-        from leagues.services import derived_data_queue
+        from leagues.standings.services import derived_data_queue
 
         derived_data_queue(game=game)
 
@@ -641,7 +641,7 @@ def hand_confirm(
     Game.objects.filter(pk=locked.pk).update(updated_at=timezone.now())
     if locked.is_finished:
         # Where the club requires confirmation, the last confirmation makes the game count.
-        from leagues.services import derived_data_queue
+        from leagues.standings.services import derived_data_queue
 
         derived_data_queue(game=locked)
     return hand

@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from kaiser_league.inputs import InputError, name_check, number_or_none, number_parse
-from leagues.access import club_for_member
-from leagues.models import Club, Player, Season, name_key
-from leagues.roles import GAME_START
-from leagues.selectors import club_current_season, club_players_recent_first
+from leagues.clubs.access import club_for_member
+from leagues.clubs.models import Club, Player, Season, name_key
+from leagues.clubs.roles import GAME_START
+from leagues.clubs.selectors import club_current_season, club_players_recent_first
 from scorecards.habits import GameHabitsForm, passing_choices
 from scorecards.pot import cents_decimal
 from scorecards.rules import KaiserError, Rules, rules_build

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kaiser_league.inputs import number_or_none
-from leagues.roles import GAME_START
+from leagues.clubs.roles import GAME_START
 from scorecards.access import SESSION_TABLE_TOKENS, GameAccess, game_for_member
 from scorecards.habits import entry_table_habits, habits_text
 from scorecards.handform import (
@@ -809,7 +809,7 @@ def game_delete_view(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _may_stop(request: HttpRequest, access: GameAccess) -> bool:
-    from leagues.roles import HAND_CORRECT_ANY
+    from leagues.clubs.roles import HAND_CORRECT_ANY
 
     if access.game.club_id is None:
         return access.is_starter

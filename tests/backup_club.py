@@ -20,11 +20,16 @@ def full_club_build():
     rebuilt."""
     from django.contrib.auth import get_user_model
 
-    from leagues import services
+    from leagues.clubs import services as club_services
+    from leagues.clubs.models import Club, Membership, Player, Season
+    from leagues.clubs.roles import Role
     from leagues.demo import demo_game_play
-    from leagues.models import Club, Membership, Player, Season
-    from leagues.roles import Role
-    from leagues.tournaments import entry_register, round_close, round_draw, tournament_create
+    from leagues.tournaments.services import (
+        entry_register,
+        round_close,
+        round_draw,
+        tournament_create,
+    )
     from scorecards.rules import HandInput, rules_build
     from scorecards.services import (
         game_abandon,
@@ -71,11 +76,11 @@ def full_club_build():
     for hand in tables[0].game.hands.all():
         confirm_from_the_other_side(tables[0].game, hand.number)
 
-    invitation = services.invitation_create(
+    invitation = club_services.invitation_create(
         club=club, role=Role.MEMBER, created_by=owner, max_uses=3
     )
     newcomer = users.objects.create_user("ulla", first_name="Ulla")
-    services.invitation_accept(invitation=invitation, user=newcomer)
+    club_services.invitation_accept(invitation=invitation, user=newcomer)
 
     game = game_start(
         seats=players[:4], rules=rules_build({"preset": "standard"}), club=club, season=season
@@ -126,11 +131,11 @@ def confirm_from_the_other_side(game, number: int) -> None:
 
 
 def derived_rebuild(club) -> None:
-    from leagues import services
+    from leagues.standings import rebuild
 
     for season in club.seasons.all():
-        services.standings_rebuild(season_id=season.pk)
-    services.ratings_rebuild(club_id=club.pk)
+        rebuild.standings_rebuild(season_id=season.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
 
 
 def club_summary(club) -> dict[str, Any]:
@@ -138,7 +143,12 @@ def club_summary(club) -> dict[str, Any]:
     versions, tournaments, invitations, settings), the standings, the ratings, and which games
     count. Keyed by names and positions, never by database ids."""
     from leagues.backup import club_export
-    from leagues.models import PartnershipStanding, PlayerRating, PlayerStanding, RatingPoint
+    from leagues.standings.models import (
+        PartnershipStanding,
+        PlayerRating,
+        PlayerStanding,
+        RatingPoint,
+    )
     from scorecards.models import Game
     from scorecards.selectors import game_counts_for_standings
 

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import translation
 
-from leagues.models import Club, Membership, Player
-from leagues.roles import Role
+from leagues.clubs.models import Club, Membership, Player
+from leagues.clubs.roles import Role
 from scorecards.rules import rules_build
 
 PASSWORD = "correct-horse-battery"

@@ -13,9 +13,9 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from leagues.backup import CLUB_FORMAT, BackupError, club_export, club_import
+from leagues.clubs.models import Club, Membership, Player, Season
+from leagues.clubs.roles import Role
 from leagues.demo import demo_club_create
-from leagues.models import Club, Membership, Player, Season
-from leagues.roles import Role
 from scorecards.importing import game_import
 from scorecards.models import Game, Hand, Seat
 from scorecards.rules import HandInput, KaiserError, game_score, record_parse, rules_build
@@ -190,7 +190,7 @@ def test_a_bad_document_writes_nothing_and_names_the_problem(damage, where) -> N
 
 def test_a_failure_half_way_through_the_writes_rolls_everything_back(monkeypatch) -> None:
     data = _document()
-    import leagues.backup as backup
+    import leagues.backup.restore as backup
 
     calls = {"n": 0}
     real = backup.hand_record

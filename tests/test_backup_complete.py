@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from leagues.backup import BackupError, club_export, club_import
-from leagues.models import Club
+from leagues.clubs.models import Club
 from scorecards.models import Game
 from tests.backup_club import club_summary, derived_rebuild, full_club_build
 
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _wipe() -> None:
-    from leagues.models import Tournament
+    from leagues.tournaments.models import Tournament
 
     Tournament.objects.all().delete()
     Game.objects.all().delete()
@@ -185,7 +185,7 @@ def test_an_inactive_restored_account_gets_no_reset_mail(client, mailoutbox) -> 
 
 
 def test_changes_by_someone_no_longer_a_member_keep_their_name_and_restore() -> None:
-    from leagues.models import Membership
+    from leagues.clubs.models import Membership
 
     club = full_club_build()
     Membership.objects.filter(club=club, user__username="dora").delete()

@@ -22,8 +22,9 @@ from django.urls import reverse
 
 from bench.harness import free_port
 from kaiser_league.celery import app as celery_app
-from leagues import services
-from leagues.models import PlayerStanding, Season, StandingsSnapshot
+from leagues.clubs.models import Season
+from leagues.standings import services
+from leagues.standings.models import PlayerStanding, StandingsSnapshot
 from scorecards.models import Game, Hand
 from scorecards.services import game_start
 from tests.conftest import client_for

@@ -8,13 +8,13 @@ import datetime
 
 import pytest
 
-from leagues.models import (
+from leagues.clubs.models import Season
+from leagues.standings.models import (
     PartnershipStanding,
     PlayerRating,
     PlayerStanding,
     RatingPoint,
     RatingSnapshot,
-    Season,
     StandingsSnapshot,
 )
 from scorecards.services import hand_correct

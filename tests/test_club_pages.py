@@ -19,9 +19,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from leagues import services
-from leagues.models import Club, Invitation, Membership, Player, PlayerStanding, Season
-from leagues.roles import Role
+from leagues.clubs import services as club_services
+from leagues.clubs.models import Club, Invitation, Membership, Player, Season
+from leagues.clubs.roles import Role
+from leagues.standings import rebuild
+from leagues.standings.models import PlayerStanding
 from scorecards.rules import rules_build
 from scorecards.services import game_start
 from tests.conftest import PASSWORD, client_for
@@ -36,8 +38,8 @@ def season(club):
 @pytest.fixture
 def played(club, season, players):
     two_games(club, season, {p.name: p for p in players})
-    services.standings_rebuild(season_id=season.pk)
-    services.ratings_rebuild(club_id=club.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
     return season
 
 
@@ -234,7 +236,7 @@ def test_query_count_of_the_staff_pages(
         reverse("club_create"),
         reverse("signup"),
         reverse("password_reset"),
-        reverse("invitation_accept", args=[services.invitation_create(club=club).token]),
+        reverse("invitation_accept", args=[club_services.invitation_create(club=club).token]),
     ):
         with django_assert_max_num_queries(12):
             as_alice.get(url)
@@ -259,7 +261,7 @@ def test_ratings_queries_stay_constant_as_players_grow(club, played, as_bob):
     url = reverse("ratings", args=[club.slug])
     with CaptureQueriesContext(connection) as few:
         as_bob.get(url)
-    from leagues.models import PlayerRating
+    from leagues.standings.models import PlayerRating
 
     extra = [Player.objects.create(club=club, name=f"R{i:03}") for i in range(60)]
     PlayerRating.objects.bulk_create(
@@ -319,8 +321,8 @@ def test_only_staff_invite_and_outsiders_write_nothing(club, as_bob, as_charlie)
     url = reverse("invitation_create", args=[club.slug])
     assert as_charlie.post(url, {"role": "member"}).status_code == 404
     assert not Invitation.objects.exists()
-    with pytest.raises(services.LeagueError):
-        services.invitation_create(club=club, role=Role.OWNER)
+    with pytest.raises(club_services.LeagueError):
+        club_services.invitation_create(club=club, role=Role.OWNER)
 
 
 def test_owner_sets_roles_and_keeps_an_owner(club, alice, bob, as_alice, as_bob):

@@ -1,7 +1,7 @@
 import pytest
 from django.core.management import call_command
 
-from leagues.models import Club
+from leagues.clubs.models import Club
 from scorecards.models import Game
 
 pytestmark = pytest.mark.django_db

@@ -13,14 +13,16 @@ from django.core.management import CommandError, call_command
 from django.db import DataError, IntegrityError, OperationalError
 from django.urls import reverse
 
-from leagues import services, tasks
-from leagues.models import (
+from leagues.clubs import services as club_services
+from leagues.clubs.models import Season
+from leagues.standings import rebuild, tasks
+from leagues.standings import services as standings_services
+from leagues.standings.models import (
     PlayerRating,
     PlayerStanding,
     RatingPoint,
     RebuildFailure,
     RebuildKind,
-    Season,
     StandingsSnapshot,
 )
 from scorecards.models import Game
@@ -58,9 +60,9 @@ def test_a_game_the_engine_raises_on_is_left_out_and_reported(club, seasons, by_
     first, _second = two_games(club, autumn, by_name)
     play(club, winter, [by_name[n] for n in ("Ann", "Cat", "Bob", "Dan")], GAME_1)
     _break_rules(first)
-    services.standings_rebuild(season_id=autumn.pk)
-    services.standings_rebuild(season_id=winter.pk)
-    services.ratings_rebuild(club_id=club.pk)
+    rebuild.standings_rebuild(season_id=autumn.pk)
+    rebuild.standings_rebuild(season_id=winter.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
     # The autumn standings count the game that can be scored (Bob and Dan won it) ...
     assert _wins(autumn) == {"Ann": 0, "Bob": 1, "Cat": 0, "Dan": 1}
     assert StandingsSnapshot.objects.get(season=autumn).games == 1
@@ -74,8 +76,8 @@ def test_a_game_the_engine_raises_on_is_left_out_and_reported(club, seasons, by_
     assert PlayerRating.objects.get(player=by_name["Ann"]).games == 2
     # Once the game is mended, the next rebuild counts it and the notes go.
     Game.objects.filter(pk=first.pk).update(rules={"preset": "standard"})
-    services.standings_rebuild(season_id=autumn.pk)
-    services.ratings_rebuild(club_id=club.pk)
+    rebuild.standings_rebuild(season_id=autumn.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
     assert _wins(autumn) == {"Ann": 1, "Bob": 2, "Cat": 0, "Dan": 1}
     assert not RebuildFailure.objects.exists()
 
@@ -86,9 +88,9 @@ def test_a_season_whose_rebuild_raises_keeps_its_last_standings(
     autumn, winter = seasons
     two_games(club, autumn, by_name)
     play(club, winter, [by_name[n] for n in ("Ann", "Cat", "Bob", "Dan")], GAME_1)
-    services.standings_rebuild(season_id=autumn.pk)
+    rebuild.standings_rebuild(season_id=autumn.pk)
     before = _wins(autumn)
-    real = services.standings_compute
+    real = rebuild.standings_compute
 
     def overflowing(games):
         players, pairs, count, hands = real(games)
@@ -96,14 +98,14 @@ def test_a_season_whose_rebuild_raises_keeps_its_last_standings(
             raise DataError("integer out of range")
         return players, pairs, count, hands
 
-    monkeypatch.setattr(services, "standings_compute", overflowing)
-    assert services.standings_rebuild(season_id=autumn.pk) is None
+    monkeypatch.setattr(rebuild, "standings_compute", overflowing)
+    assert rebuild.standings_rebuild(season_id=autumn.pk) is None
     assert _wins(autumn) == before  # the last good standings stay
     failure = RebuildFailure.objects.get(season=autumn)
     assert failure.error == "DataError: integer out of range"
-    assert services.standings_rebuild(season_id=winter.pk) is not None
+    assert rebuild.standings_rebuild(season_id=winter.pk) is not None
     # A failed season is not retried by reconciliation until one of its games changes.
-    stale_seasons, _clubs = services.derived_data_stale()
+    stale_seasons, _clubs = standings_services.derived_data_stale()
     assert autumn.pk not in stale_seasons
 
 
@@ -112,9 +114,9 @@ def test_rebuild_all_finishes_and_lists_what_failed(club, seasons, by_name, monk
     two_games(club, autumn, by_name)
     play(club, winter, [by_name[n] for n in ("Ann", "Cat", "Bob", "Dan")], GAME_1)
     other_owner = get_user_model().objects.create_user("olga")
-    other = services.club_create(name="Saskatoon", owner=other_owner)
+    other = club_services.club_create(name="Saskatoon", owner=other_owner)
     later = Season.objects.create(club=other, name="Later", starts_on=datetime.date(2026, 9, 1))
-    real = services._standings_write
+    real = rebuild._standings_write
 
     def failing(season_id, left_out):
         if season_id == autumn.pk:
@@ -123,7 +125,7 @@ def test_rebuild_all_finishes_and_lists_what_failed(club, seasons, by_name, monk
             raise OperationalError("database is locked")
         return real(season_id, left_out)
 
-    monkeypatch.setattr(services, "_standings_write", failing)
+    monkeypatch.setattr(rebuild, "_standings_write", failing)
     with pytest.raises(CommandError, match="2 rebuild"):
         call_command("standings_rebuild", "--all", stdout=(out := _Out()))
     text = out.text
@@ -156,7 +158,7 @@ def test_directors_see_a_failed_rebuild_on_the_standings_page(
     autumn, _winter = seasons
     first, _second = two_games(club, autumn, by_name)
     _break_rules(first)
-    services.standings_rebuild(season_id=autumn.pk)
+    rebuild.standings_rebuild(season_id=autumn.pk)
     url = reverse("standings", args=[club.slug])
     director = client_for(alice)
     with django_assert_max_num_queries(11):
@@ -178,8 +180,8 @@ def test_deleting_a_finished_game_in_the_admin_leaves_the_standings_and_ratings(
 ):
     autumn, _winter = seasons
     first, second = two_games(club, autumn, by_name)
-    services.standings_rebuild(season_id=autumn.pk)
-    services.ratings_rebuild(club_id=club.pk)
+    rebuild.standings_rebuild(season_id=autumn.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
     admin = get_user_model().objects.create_superuser("root", password="x" * 12)
     client = client_for(admin)
     url = reverse("admin:scorecards_game_delete", args=[second.pk])
@@ -198,19 +200,19 @@ def test_deleting_a_finished_game_in_the_admin_leaves_the_standings_and_ratings(
     assert not Game.objects.exists()
     assert PlayerStanding.objects.filter(season=autumn).count() == 0
     assert PlayerRating.objects.filter(club=club).count() == 0
-    assert services.derived_data_stale() == ([], [])
+    assert standings_services.derived_data_stale() == ([], [])
 
 
 def test_a_deletion_missed_by_the_broker_is_caught_by_reconciliation(club, seasons, by_name):
     autumn, _winter = seasons
     first, second = two_games(club, autumn, by_name)
-    services.standings_rebuild(season_id=autumn.pk)
-    services.ratings_rebuild(club_id=club.pk)
-    assert services.derived_data_stale() == ([], [])
+    rebuild.standings_rebuild(season_id=autumn.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
+    assert standings_services.derived_data_stale() == ([], [])
     # The rebuild queued on commit never runs (the test transaction never commits): as with a
     # broker that is down, reconciliation must still see the season and club stale.
-    services.games_delete(games=[first, second])
-    assert services.derived_data_stale() == ([autumn.pk], [club.pk])
-    services.derived_data_rebuild_all()
+    standings_services.games_delete(games=[first, second])
+    assert standings_services.derived_data_stale() == ([autumn.pk], [club.pk])
+    rebuild.derived_data_rebuild_all()
     assert PlayerStanding.objects.filter(season=autumn).count() == 0
-    assert services.derived_data_stale() == ([], [])
+    assert standings_services.derived_data_stale() == ([], [])

@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from leagues.models import Membership
-from leagues.roles import Role
+from leagues.clubs.models import Membership
+from leagues.clubs.roles import Role
 from scorecards.models import Game, GameStatus, Hand, HandAction, HandVersion, SeatClaim, SpentKey
 from scorecards.rules import HandInput
 from scorecards.services import (
@@ -171,7 +171,7 @@ def test_a_scorer_abandons_a_game_with_a_reason_and_it_never_counts(game, as_bob
     page = as_bob.get(reverse("game_sheet", args=[game.pk])).content.decode()
     assert "Game abandoned: Dan had to leave" in page and 'id="hand-form"' not in page
     assert "Abandoned" in as_bob.get(reverse("club_detail", args=[game.club.slug])).content.decode()
-    from leagues.derived import counted_games_qs
+    from leagues.standings.derived import counted_games_qs
 
     assert list(counted_games_qs(game.club, None)) == []
     with pytest.raises(GameClosed):

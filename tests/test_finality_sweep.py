@@ -16,10 +16,10 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from leagues import services as league_services
-from leagues.models import Membership
-from leagues.roles import Role
-from leagues.tournaments import (
+from leagues.clubs import services as league_services
+from leagues.clubs.models import Membership
+from leagues.clubs.roles import Role
+from leagues.tournaments.services import (
     entry_register,
     round_close,
     round_draw,

@@ -14,8 +14,8 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leagues.models import Club, Membership, Player, Season
-from leagues.roles import Role
+from leagues.clubs.models import Club, Membership, Player, Season
+from leagues.clubs.roles import Role
 from scorecards.models import Game, Hand, HandVersion, Seat
 from scorecards.rules import SETTINGS
 from tests.conftest import client_for

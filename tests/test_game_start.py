@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from leagues.models import Season
+from leagues.clubs.models import Season
 from scorecards.models import Game, Seat
 from scorecards.services import game_start
 

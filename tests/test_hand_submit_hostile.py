@@ -14,7 +14,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from leagues.models import Club, Player
+from leagues.clubs.models import Club, Player
 from scorecards.models import Game, Hand, HandVersion
 from scorecards.rules import HandInput
 from scorecards.services import game_start, game_token_issue, hand_record

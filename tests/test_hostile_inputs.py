@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from leagues.models import Player, Season
+from leagues.clubs.models import Player, Season
 from scorecards.rules import HandInput, rules_build
 from scorecards.services import game_start, game_token_issue, hand_record
 from tests.test_url_sweep import (  # noqa: F401 - `world` is a fixture used here

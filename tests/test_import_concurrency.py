@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from bench.import_bench import long_record
-from leagues.models import Club, Player
+from leagues.clubs.models import Club, Player
 from scorecards.importing import game_import
 from scorecards.models import Game, Hand
 from scorecards.rules import HandInput, KaiserError

@@ -14,9 +14,9 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues import services
-from leagues.models import Invitation, InvitationUse, Membership, Player
-from leagues.roles import Role
+from leagues.clubs import services
+from leagues.clubs.models import Invitation, InvitationUse, Membership, Player
+from leagues.clubs.roles import Role
 from scorecards.models import Hand
 from scorecards.rules import HandInput
 from scorecards.services import game_start, hand_record

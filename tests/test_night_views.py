@@ -14,8 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues.models import Season
-from leagues.tournaments import entry_register, round_close, round_draw, tournament_finish
+from leagues.clubs.models import Season
+from leagues.tournaments.services import entry_register, round_close, round_draw, tournament_finish
 from tests.test_tournament_views import _play, _tournament
 
 pytestmark = pytest.mark.django_db
@@ -180,7 +180,7 @@ def test_new_night_defaults_to_today_and_the_current_season(as_alice, club) -> N
 
 
 def test_member_drop_down_sorts_accented_names_with_their_letter(as_alice, club) -> None:
-    from leagues.models import Player
+    from leagues.clubs.models import Player
 
     for name in ("Zoé", "Élise", "Anne", "edgar"):
         Player.objects.create(club=club, name=name)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
-from leagues.models import Player, name_key
-from leagues.services import LeagueError, player_save
+from leagues.clubs.models import Player, name_key
+from leagues.clubs.services import LeagueError, player_save
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from leagues import selectors, services
-from leagues.models import Player, PlayerRating, Season
+from leagues.clubs.models import Player, Season
+from leagues.standings import rebuild as services
+from leagues.standings import selectors
+from leagues.standings.models import PlayerRating
 from scorecards.models import Game, GameStatus
 from tests.conftest import client_for
 from tests.leagues_helpers import two_games
@@ -108,7 +110,7 @@ def test_french_tables_and_csv_use_the_decimal_comma(played, club, bob) -> None:
 
 
 def test_names_sort_with_their_letter_in_lists_tables_and_exports(club, season, as_bob) -> None:
-    from leagues.models import PlayerStanding
+    from leagues.standings.models import PlayerStanding
 
     names = ["Zoé", "Élise", "anne", "Bruno"]
     made = [Player.objects.create(club=club, name=n) for n in names]
@@ -149,7 +151,7 @@ def test_not_found_is_our_page_not_the_debug_listing(as_charlie, club, settings)
 
 def test_french_player_page_keeps_the_charts_coordinates_numeric(played, club, players, bob):
     """The rating chart's zero line is SVG, not prose: no decimal comma in its coordinates."""
-    from leagues.models import RatingPoint
+    from leagues.standings.models import RatingPoint
 
     ann = _ann(players)
     RatingPoint.objects.filter(player=ann).delete()

@@ -17,8 +17,11 @@ from django.db.models import QuerySet
 from django.urls import reverse
 
 from kaiser_league.inputs import InputError, name_check, number_parse
-from leagues import services
-from leagues.models import Club, Player, PlayerRating, Season, Tournament
+from leagues.clubs import services as club_services
+from leagues.clubs.models import Club, Player, Season
+from leagues.standings import rebuild
+from leagues.standings.models import PlayerRating
+from leagues.tournaments.models import Tournament
 from scorecards.models import Game
 from scorecards.services import game_start
 from tests.leagues_helpers import two_games
@@ -211,7 +214,7 @@ def test_tournament_numbers_and_names_are_bounded(as_alice, club, field, value, 
 def test_page_numbers_out_of_reach_show_a_page(as_bob, club, players, page) -> None:
     season = Season.objects.create(club=club, name="2026", starts_on=datetime.date(2026, 9, 1))
     two_games(club, season, {p.name: p for p in players})
-    services.standings_rebuild(season_id=season.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
     response = as_bob.get(reverse("standings", args=[club.slug]), {"page": page})
     assert response.status_code == 200
     assert "Ann" in response.content.decode()
@@ -228,40 +231,40 @@ def _lose_the_race():
 
 def test_player_race_lost_is_a_clear_refusal(club) -> None:
     Player.objects.create(club=club, name="Ann")
-    with _lose_the_race(), pytest.raises(services.LeagueError, match="already has a player"):
-        services.player_save(club=club, name="ann")
+    with _lose_the_race(), pytest.raises(club_services.LeagueError, match="already has a player"):
+        club_services.player_save(club=club, name="ann")
     assert Player.objects.filter(club=club).count() == 1
 
 
 def test_season_race_lost_is_a_clear_refusal(club) -> None:
     Season.objects.create(club=club, name="2026", starts_on=datetime.date(2026, 9, 1))
-    with _lose_the_race(), pytest.raises(services.LeagueError, match="already has a season"):
-        services.season_create(club=club, name="2026", starts_on=datetime.date(2026, 9, 1))
+    with _lose_the_race(), pytest.raises(club_services.LeagueError, match="already has a season"):
+        club_services.season_create(club=club, name="2026", starts_on=datetime.date(2026, 9, 1))
     assert Season.objects.filter(club=club).count() == 1
 
 
 def test_sign_up_race_lost_is_a_clear_refusal(alice) -> None:
-    with _lose_the_race(), pytest.raises(services.LeagueError, match="already exists"):
-        services.account_create(username="alice", email="a@example.com", password="x" * 20)
+    with _lose_the_race(), pytest.raises(club_services.LeagueError, match="already exists"):
+        club_services.account_create(username="alice", email="a@example.com", password="x" * 20)
 
 
 def test_club_race_lost_takes_the_next_short_name(alice, bob) -> None:
-    first = services.club_create(name="Twin", owner=alice)
+    first = club_services.club_create(name="Twin", owner=alice)
     # The check saw "twin" free, the insert found it taken: the next name is used.
     # (exists: slug free, no own club of that name, [insert fails] slug taken, next one free...)
     with mock.patch.object(QuerySet, "exists", side_effect=[False, False, True, False, False]):
-        second = services.club_create(name="Twin", owner=bob)
+        second = club_services.club_create(name="Twin", owner=bob)
     assert (first.slug, second.slug) == ("twin", "twin-2")
     assert second.memberships.get().user == bob
 
 
 def test_an_owner_cannot_make_the_same_club_twice(as_alice, alice, bob) -> None:
-    services.club_create(name="Twin", owner=alice)
-    with pytest.raises(services.LeagueError, match="already have a club called twin"):
-        services.club_create(name="twin", owner=alice)
+    club_services.club_create(name="Twin", owner=alice)
+    with pytest.raises(club_services.LeagueError, match="already have a club called twin"):
+        club_services.club_create(name="twin", owner=alice)
     response = as_alice.post(reverse("club_create"), {"name": "TWIN"})
     assert response.status_code == 200 and "already have a club" in response.content.decode()
-    assert services.club_create(name="Twin", owner=bob).slug == "twin-2"  # another owner may
+    assert club_services.club_create(name="Twin", owner=bob).slug == "twin-2"  # another owner may
     assert Club.objects.filter(name__iexact="twin").count() == 2
 
 
@@ -271,7 +274,7 @@ def test_an_integrity_error_that_is_no_race_is_not_hidden(club) -> None:
         mock.patch.object(Player.objects, "create", side_effect=IntegrityError("other")),
         pytest.raises(IntegrityError),
     ):
-        services.player_save(club=club, name="Zed")
+        club_services.player_save(club=club, name="Zed")
 
 
 # --- exports --------------------------------------------------------------------------------
@@ -289,8 +292,8 @@ def hostile_club(club, players):
         club=club, name='Fall "26"\nÉté 李', starts_on=datetime.date(2026, 9, 1)
     )
     two_games(club, season, {p: players[i] for i, p in enumerate(["Ann", "Cat", "Bob", "Dan"])})
-    services.standings_rebuild(season_id=season.pk)
-    services.ratings_rebuild(club_id=club.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
     return season
 
 

@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from leagues.models import Season, Tournament
+from leagues.clubs.models import Season
+from leagues.tournaments.models import Tournament
 from scorecards.models import Game
 from scorecards.rules import PRESETS, rules_build
 from scorecards.rules.catalogue import settings_catalogue

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leagues.seating import (
+from leagues.tournaments.seating import (
     Draw,
     History,
     SeatingError,

@@ -13,14 +13,15 @@ from django.core.management import call_command
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from leagues import services
-from leagues.models import (
+from leagues.clubs.models import Season
+from leagues.standings import rebuild
+from leagues.standings import services as standings_services
+from leagues.standings.models import (
     PartnershipStanding,
     PlayerRating,
     PlayerStanding,
     RatingPoint,
     RatingSnapshot,
-    Season,
     StandingsSnapshot,
 )
 from scorecards.models import Game
@@ -96,14 +97,14 @@ def test_the_two_games_end_as_worked_out_by_hand(club, season, by_name):
 
 def test_every_player_figure_matches_the_hand_computed_expectation(club, season, by_name):
     two_games(club, season, by_name)
-    snapshot = services.standings_rebuild(season_id=season.pk)
+    snapshot = rebuild.standings_rebuild(season_id=season.pk)
     assert player_rows(season) == EXPECTED_PLAYERS
     assert (snapshot.games, snapshot.hands) == (2, 14)  # 9 + 5 hands, throw-in included
 
 
 def test_every_partnership_figure_matches_the_hand_computed_expectation(club, season, by_name):
     two_games(club, season, by_name)
-    services.standings_rebuild(season_id=season.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
     assert pair_rows(season) == EXPECTED_PAIRS
     for row in PartnershipStanding.objects.all():
         assert row.first_id < row.second_id
@@ -116,7 +117,7 @@ def test_only_finished_games_of_the_season_count(club, season, by_name, players)
     other = Season.objects.create(club=club, name="other", starts_on=datetime.date(2025, 1, 1))
     play(club, other, [ann, cat, bob, dan], GAME_1)  # another season
     play(club, None, [ann, cat, bob, dan], GAME_1)  # no season
-    services.standings_rebuild(season_id=season.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
     assert player_rows(season) == EXPECTED_PLAYERS
 
 
@@ -124,14 +125,14 @@ def test_where_hands_need_confirming_only_fully_confirmed_games_count(club, seas
     club.hands_need_confirmation = True
     club.save()
     first, second = two_games(club, season, by_name)
-    services.standings_rebuild(season_id=season.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
     assert player_rows(season) == {}
     first.hands.update(confirmed_at=timezone.now())
     second.hands.exclude(number=3).update(confirmed_at=timezone.now())
-    services.standings_rebuild(season_id=season.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
     assert player_rows(season)["Bob"][:5] == (1, 1, 100.0, 63, 2)  # game 1 only
     second.hands.update(confirmed_at=timezone.now())
-    services.standings_rebuild(season_id=season.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
     assert player_rows(season) == EXPECTED_PLAYERS
 
 
@@ -144,7 +145,7 @@ def test_a_made_kaiser_counts_as_a_kaiser_a_bid_and_a_win(club, season, by_name)
         bidder=1, kind="kaiser", bid=12, tricks=(1, 7), five_hearts=1, three_spades=0
     )
     play(club, season, [ann, bob, cat, dan], [kaiser], rules=rules)
-    services.standings_rebuild(season_id=season.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
     rows = player_rows(season)
     assert rows["Bob"] == (1, 1, 100.0, 0, 0, 1, 0.0, 1, 1, 0, 0, 1, 1)
     assert rows["Dan"] == (1, 1, 100.0, 0, 0, 1, 0.0, 0, 0, 0, 0, 0, 1)
@@ -153,12 +154,12 @@ def test_a_made_kaiser_counts_as_a_kaiser_a_bid_and_a_win(club, season, by_name)
 
 def test_rebuilding_twice_changes_nothing(club, season, by_name):
     two_games(club, season, by_name)
-    services.standings_rebuild(season_id=season.pk)
-    services.ratings_rebuild(club_id=club.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
     before = all_derived_rows()
     first_time = StandingsSnapshot.objects.get(season=season).computed_at
-    services.standings_rebuild(season_id=season.pk)
-    services.ratings_rebuild(club_id=club.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
     assert all_derived_rows() == before
     assert StandingsSnapshot.objects.get(season=season).computed_at >= first_time
 
@@ -167,35 +168,35 @@ def test_a_rebuild_follows_a_correction_and_a_finished_game_cannot_be_undone(
     club, season, by_name, alice
 ):
     _first, second = two_games(club, season, by_name)
-    services.standings_rebuild(season_id=season.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
     # Correct game 2, hand 5: Cat's 12 no now takes 4-4 with the five of hearts against her
     # side: side 0 has 1 point, set -24 all the same; side 1 takes 4 + 5 = 9 -> 14 - 1 + 9 = 22.
     hand_correct(
         game=second, number=5, hand=trump(2, 12, (4, 4), 1, 0, "no"), by=alice, reason="recount"
     )
-    services.standings_rebuild(season_id=season.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
     assert player_rows(season)["Dan"][3] == 2 + 22
     # Game 2 is over: undo is no back door around the correction power.
     with pytest.raises(GameClosed):
         hand_undo(game=second)
-    services.standings_rebuild(season_id=season.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
     assert player_rows(season)["Dan"][3] == 2 + 22
 
 
 def test_a_season_that_is_gone_or_a_stale_rebuild_writes_nothing(club, season, by_name):
-    assert services.standings_rebuild(season_id=987654) is None
-    assert services.ratings_rebuild(club_id=987654) is None
+    assert rebuild.standings_rebuild(season_id=987654) is None
+    assert rebuild.ratings_rebuild(club_id=987654) is None
     two_games(club, season, by_name)
     future = timezone.now() + datetime.timedelta(hours=1)
     StandingsSnapshot.objects.create(season=season, computed_at=future)
     # A rebuild that began before the stored one must not overwrite it.
-    assert services.standings_rebuild(season_id=season.pk) is None
+    assert rebuild.standings_rebuild(season_id=season.pk) is None
     assert not PlayerStanding.objects.exists()
 
 
 def test_ratings_follow_openskill_in_game_order(club, season, by_name):
     two_games(club, season, by_name)
-    services.ratings_rebuild(club_id=club.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
     # Independently: Plackett-Luce, teams of two, the winner ranked first, game 1 then game 2.
     model = PlackettLuce()
     r = {n: model.rating() for n in ("Ann", "Bob", "Cat", "Dan")}
@@ -218,12 +219,12 @@ def test_ratings_follow_openskill_in_game_order(club, season, by_name):
 
 def test_ratings_rebuilt_from_scratch_give_the_same_numbers(club, season, by_name):
     two_games(club, season, by_name)
-    services.ratings_rebuild(club_id=club.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
     before = sorted(PlayerRating.objects.values_list("player_id", "mu", "sigma", "games"))
     PlayerRating.objects.all().delete()
     RatingPoint.objects.all().delete()
     RatingSnapshot.objects.all().delete()
-    services.ratings_rebuild(club_id=club.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
     assert sorted(PlayerRating.objects.values_list("player_id", "mu", "sigma", "games")) == before
 
 
@@ -238,8 +239,8 @@ def test_individual_games_are_rated_each_for_themself(club, season, by_name):
             hand=HandInput(bidder=0, bid=7, tricks=(6, 1, 1), five_hearts=0, three_spades=1),
         )
         game.refresh_from_db()
-    services.ratings_rebuild(club_id=club.pk)
-    services.standings_rebuild(season_id=season.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
     ratings = {row.player.name: row for row in PlayerRating.objects.select_related("player")}
     assert set(ratings) == {"Ann", "Bob", "Cat"}
     assert ratings["Ann"].ordinal > ratings["Bob"].ordinal
@@ -273,7 +274,7 @@ def test_a_broker_that_is_down_never_stops_a_hand(
 ):
     from kombu.exceptions import OperationalError
 
-    from leagues import tasks
+    from leagues.standings import tasks
 
     def down(*args, **kwargs):
         raise OperationalError("Error 111 connecting to 127.0.0.1:6390. Connection refused.")
@@ -289,9 +290,9 @@ def test_a_broker_that_is_down_never_stops_a_hand(
     assert not StandingsSnapshot.objects.exists()
     # Reconciliation (the beat job) finds the season and the club stale and catches up.
     monkeypatch.undo()
-    assert services.derived_data_reconcile() == ([season.pk], [club.pk])
+    assert standings_services.derived_data_reconcile() == ([season.pk], [club.pk])
     assert player_rows(season)["Ann"][:2] == (1, 1)
-    assert services.derived_data_stale() == ([], [])
+    assert standings_services.derived_data_stale() == ([], [])
 
 
 def test_the_command_rebuilds_all_one_season_or_one_club(club, season, by_name, capsys):
@@ -310,7 +311,7 @@ def test_the_command_rebuilds_all_one_season_or_one_club(club, season, by_name, 
 
 
 def test_the_tasks_are_thin_late_acked_and_retried():
-    from leagues import tasks
+    from leagues.standings import tasks
 
     for task in (tasks.standings_rebuild, tasks.ratings_rebuild, tasks.derived_data_reconcile):
         assert task.acks_late and task.reject_on_worker_lost

@@ -10,7 +10,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from leagues.models import Season
+from leagues.clubs.models import Season
 from scorecards.importing import game_import
 from scorecards.models import Game
 from scorecards.rules import rules_build

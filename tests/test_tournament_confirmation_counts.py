@@ -8,11 +8,12 @@ import random
 
 import pytest
 
-from leagues import services
+from leagues.clubs.models import Season
 from leagues.demo import demo_game_play
-from leagues.derived import counted_games_qs
-from leagues.models import PlayerStanding, Season
-from leagues.tournaments import entry_register, round_draw, tournament_create
+from leagues.standings import rebuild as services
+from leagues.standings.derived import counted_games_qs
+from leagues.standings.models import PlayerStanding
+from leagues.tournaments.services import entry_register, round_draw, tournament_create
 from scorecards.selectors import game_counts_for_standings
 from scorecards.services import hand_confirm, seat_claim
 

@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from leagues.models import RoundStatus
-from leagues.tournament_selectors import tournament_standings
-from leagues.tournaments import (
+from leagues.tournaments.models import RoundStatus
+from leagues.tournaments.selectors import tournament_standings
+from leagues.tournaments.services import (
     entry_register,
     round_close,
     round_draw,

@@ -7,10 +7,11 @@ import random
 
 import pytest
 
+from leagues.clubs.models import Player, Season
 from leagues.demo import plausible_hand
-from leagues.models import Player, Season, TournamentFormat, TournamentStatus
-from leagues.tournament_selectors import round_results, tournament_rounds, tournament_standings
-from leagues.tournaments import (
+from leagues.tournaments.models import TournamentFormat, TournamentStatus
+from leagues.tournaments.selectors import round_results, tournament_rounds, tournament_standings
+from leagues.tournaments.services import (
     RoundUnfinished,
     TournamentError,
     entry_check_in,

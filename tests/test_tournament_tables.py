@@ -15,7 +15,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from leagues.tournaments import entry_register, round_draw, tournament_create
+from leagues.tournaments.services import entry_register, round_draw, tournament_create
 from scorecards.models import Hand, HandVersion
 from scorecards.rules import HandInput
 from scorecards.selectors import game_needs_confirmation, seat_names

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from leagues.demo import plausible_hand
-from leagues.models import Tournament, TournamentEntry, TournamentRound
-from leagues.tournaments import entry_register, round_draw, tournament_create
+from leagues.tournaments.models import Tournament, TournamentEntry, TournamentRound
+from leagues.tournaments.services import entry_register, round_draw, tournament_create
 from scorecards.services import hand_record
 
 pytestmark = pytest.mark.django_db

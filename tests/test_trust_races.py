@@ -15,9 +15,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from leagues import services
-from leagues.models import Club, Invitation, Membership
-from leagues.roles import Role
+from leagues.clubs import services
+from leagues.clubs.models import Club, Invitation, Membership
+from leagues.clubs.roles import Role
 from scorecards.models import Hand, SpentKey
 from scorecards.rules import HandInput
 from scorecards.services import game_start, game_token_issue, hand_record, seat_claim

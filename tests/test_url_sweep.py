@@ -17,10 +17,12 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from leagues import services
-from leagues.models import Invitation, Membership, PlayerStanding, Season
-from leagues.roles import Role
-from leagues.tournaments import entry_register, round_draw, tournament_create
+from leagues.clubs import services as club_services
+from leagues.clubs.models import Invitation, Membership, Season
+from leagues.clubs.roles import Role
+from leagues.standings import rebuild
+from leagues.standings.models import PlayerStanding
+from leagues.tournaments.services import entry_register, round_draw, tournament_create
 from scorecards.services import game_token_issue
 from tests.conftest import PASSWORD, client_for
 from tests.leagues_helpers import two_games
@@ -65,11 +67,11 @@ def world(club, players, alice, bob, charlie):
     """A club with a season, two finished games, standings, an invitation and a director."""
     season = Season.objects.create(club=club, name="2026", starts_on=datetime.date(2026, 9, 1))
     first, _second = two_games(club, season, {p.name: p for p in players})
-    services.standings_rebuild(season_id=season.pk)
-    services.ratings_rebuild(club_id=club.pk)
+    rebuild.standings_rebuild(season_id=season.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
     game_token_issue(game=first)
     first.refresh_from_db()
-    invitation = services.invitation_create(club=club, created_by=alice)
+    invitation = club_services.invitation_create(club=club, created_by=alice)
     night = tournament_create(club=club, name="Friday", date=datetime.date(2026, 11, 20))
     for i in range(8):
         entry_register(tournament=night, player=f"P{i}", checked_in=True)

@@ -11,8 +11,9 @@ import time
 
 import pytest
 
-from leagues import services
-from leagues.models import PlayerStanding, RatingSnapshot, Season, StandingsSnapshot
+from leagues.clubs.models import Season
+from leagues.standings import services
+from leagues.standings.models import PlayerStanding, RatingSnapshot, StandingsSnapshot
 from tests.leagues_helpers import two_games
 from tests.workers import celery_worker, snapshot_values, wait_for
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from kaiser_league.celery import app as celery_app
-from leagues.models import (
+from leagues.standings.models import (
     PartnershipStanding,
     PlayerRating,
     PlayerStanding,

@@ -207,8 +207,8 @@ def _build(database: Path) -> tuple[Any, Any, str]:
     from django.test import Client
     from django.utils import translation
 
-    from leagues import services
     from leagues.demo import demo_club_create, demo_night_create
+    from leagues.standings import rebuild as services
 
     call_command("migrate", verbosity=0)
     club, _created = demo_club_create()

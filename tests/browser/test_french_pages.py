@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from leagues import services
+from leagues.clubs.models import Player
 from leagues.demo import demo_club_create, demo_night_create
-from leagues.models import Player
+from leagues.standings import rebuild as services
 from scorecards.rules import PRESETS
 from tests.browser.conftest import screenshot
 from tests.browser.test_table_sheet_browser import signed_in

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from leagues.models import Season
+from leagues.clubs.models import Season
 from scorecards.models import Game
 from tests.browser.conftest import screenshot
 from tests.browser.test_table_sheet_browser import save_and_wait, signed_in

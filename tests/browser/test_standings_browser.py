@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from leagues.models import Club, Membership, Player, PlayerStanding, Season
-from leagues.roles import Role
+from leagues.clubs.models import Club, Membership, Player, Season
+from leagues.clubs.roles import Role
+from leagues.standings.models import PlayerStanding
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -27,7 +28,7 @@ def standings_club(django_user_model):
     )
     from django.utils import timezone
 
-    from leagues.models import StandingsSnapshot
+    from leagues.standings.models import StandingsSnapshot
 
     StandingsSnapshot.objects.create(season=season, computed_at=timezone.now(), games=150)
     return club
@@ -83,7 +84,7 @@ def test_the_same_links_work_without_javascript(browser, live_server, standings_
 
 @pytest.mark.browser
 def test_player_page_draws_the_rating_chart(page, live_server, django_user_model):
-    from leagues import services
+    from leagues.standings import rebuild as services
     from tests.leagues_helpers import two_games
 
     user = django_user_model.objects.create_user("sec", password="kaiser-secretary-52")

@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from leagues.models import Tournament, TournamentTable
-from leagues.tournament_selectors import tournament_standings
-from leagues.tournaments import entry_register, tournament_create
+from leagues.tournaments.models import Tournament, TournamentTable
+from leagues.tournaments.selectors import tournament_standings
+from leagues.tournaments.services import entry_register, tournament_create
 from scorecards.models import Hand, HandVersion
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_table_sheet_browser import save_and_wait, signed_in, tap_hand
@@ -276,7 +276,7 @@ def test_a_table_plays_its_round_to_the_end_on_the_table_link(browser, live_serv
     )
     for name in PLAYERS[:4]:
         entry_register(tournament=night, player=name, checked_in=True)
-    from leagues.tournaments import round_draw
+    from leagues.tournaments.services import round_draw
 
     game = round_draw(tournament=night).tables[0].game
     phone = phone_at_table(browser, f"{live_server.url}/t/{game.table_token}/")

@@ -17,8 +17,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from bench.harness import HttpSession
-from leagues import services
-from leagues.models import Club, Player, Season
+from leagues.clubs import services
+from leagues.clubs.models import Club, Player, Season
 
 REPEATS = 20
 AT_ONCE = 10

@@ -20,7 +20,7 @@ from bench.load_night import (
     night_verify,
     stored_hands,
 )
-from leagues.models import Player
+from leagues.clubs.models import Player
 from scorecards.access import game_for_table_token
 from scorecards.models import Game, Hand
 from scorecards.rules import HandInput, game_score, rules_build

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from leagues.backup import club_export
-from leagues.models import Club
+from leagues.clubs.models import Club
 
 
 class Command(BaseCommand):

@@ -8,8 +8,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from leagues.models import Club, Season
-from leagues.services import derived_data_rebuild_all
+from leagues.clubs.models import Club, Season
+from leagues.standings.rebuild import derived_data_rebuild_all
 
 
 class Command(BaseCommand):

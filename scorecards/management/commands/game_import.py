@@ -9,7 +9,7 @@ from django.core.management.base import (
     no_translations,
 )
 
-from leagues.models import Club, Season
+from leagues.clubs.models import Club, Season
 from scorecards.importing import game_import
 from scorecards.management.commands.kaiser_score import read_json_argument
 from scorecards.rules import KaiserError

@@ -1,8 +1,8 @@
-"""URLs of the club pages of issue 4 (included before leagues.urls: `clubs/new/` first)."""
+"""URLs of the club pages (included before leagues.urls: `clubs/new/` first)."""
 
 from django.urls import path
 
-from leagues import club_views as views
+from leagues.clubs import views
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
@@ -27,16 +27,6 @@ urlpatterns = [
         name="invitation_revoke",
     ),
     path("clubs/<slug:slug>/players/", views.club_players, name="club_players"),
-    path("clubs/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),
     path("clubs/<slug:slug>/players/<int:player_id>/edit/", views.player_edit, name="player_edit"),
     path("clubs/<slug:slug>/seasons/", views.club_seasons, name="club_seasons"),
-    path("clubs/<slug:slug>/seasons/<int:season_id>/pot/", views.season_pot, name="season_pot"),
-    path("clubs/<slug:slug>/standings/", views.standings, name="standings"),
-    path(
-        "clubs/<slug:slug>/standings/partnerships/",
-        views.standings_partnerships,
-        name="standings_partnerships",
-    ),
-    path("clubs/<slug:slug>/standings/refresh/", views.standings_refresh, name="standings_refresh"),
-    path("clubs/<slug:slug>/ratings/", views.ratings, name="ratings"),
 ]

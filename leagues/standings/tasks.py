@@ -9,13 +9,13 @@ from __future__ import annotations
 from celery import shared_task
 from kombu.exceptions import OperationalError as BrokerError
 
-from leagues import services
+from leagues.standings import rebuild, services
 
 # Transient failures worth another try (a database away or busy, a broker down). Anything else
 # a rebuild meets is recorded by the service as a RebuildFailure (never retried in a loop:
 # the same data would fail the same way, and a data error such as an integer overflow is a
 # DatabaseError too).
-RETRY_ON = (*services.TRANSIENT_ERRORS, BrokerError)
+RETRY_ON = (*rebuild.TRANSIENT_ERRORS, BrokerError)
 OPTIONS = {
     "acks_late": True,
     "reject_on_worker_lost": True,
@@ -31,12 +31,12 @@ OPTIONS = {
 
 @shared_task(name="leagues.standings_rebuild", **OPTIONS)
 def standings_rebuild(season_id: int) -> None:
-    services.standings_rebuild(season_id=season_id)
+    rebuild.standings_rebuild(season_id=season_id)
 
 
 @shared_task(name="leagues.ratings_rebuild", **OPTIONS)
 def ratings_rebuild(club_id: int) -> None:
-    services.ratings_rebuild(club_id=club_id)
+    rebuild.ratings_rebuild(club_id=club_id)
 
 
 @shared_task(name="leagues.derived_data_reconcile", **(OPTIONS | {"max_retries": 1}))

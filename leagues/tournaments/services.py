@@ -1,6 +1,7 @@
 """Writes of tournament nights: set-up, registration, draws and rounds. Each service runs in one
-transaction and takes keyword-only arguments. The seating itself is `leagues.seating` (plain
-Python); the tables play ordinary games started with `scorecards.services.game_start`.
+transaction and takes keyword-only arguments. The seating itself is
+`leagues.tournaments.seating` (plain Python); the tables play ordinary games started with
+`scorecards.services.game_start`.
 """
 
 from __future__ import annotations
@@ -15,12 +16,10 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues.models import (
-    Club,
-    Player,
+from leagues.clubs.models import Club, Player, Season, name_key
+from leagues.tournaments.models import (
     RoundEnd,
     RoundStatus,
-    Season,
     SitOutScore,
     Tournament,
     TournamentEntry,
@@ -29,9 +28,8 @@ from leagues.models import (
     TournamentSitOut,
     TournamentStatus,
     TournamentTable,
-    name_key,
 )
-from leagues.seating import (
+from leagues.tournaments.seating import (
     Draw,
     History,
     SeatingError,
@@ -39,7 +37,7 @@ from leagues.seating import (
     round_robin_draw,
     swiss_draw,
 )
-from leagues.tournament_selectors import (
+from leagues.tournaments.selectors import (
     TableResult,
     round_results,
     tournament_entries,

@@ -1,5 +1,5 @@
-"""Club pages of issue 4: sign-up, creating a club, members and invitations, players, seasons,
-standings, ratings and a player's record. Thin function views: access helper, form, service."""
+"""Club pages: sign-up, creating a club, its settings, members and invitations, players and
+seasons. Thin function views: access helper, form, service."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import datetime
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import EmptyPage
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,19 +15,11 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_tables2 import RequestConfig
 
 from kaiser_league.collation import sorted_by_name
-from kaiser_league.inputs import number_or_none
-from leagues import selectors, services
-from leagues.access import (
-    club_for_member,
-    club_for_viewer,
-    player_for_member,
-    player_for_viewer,
-)
-from leagues.charts import line_chart
-from leagues.forms import (
+from leagues.clubs import selectors, services
+from leagues.clubs.access import club_for_member, player_for_member
+from leagues.clubs.forms import (
     ClubForm,
     ClubSettingsForm,
     InvitationForm,
@@ -37,25 +28,11 @@ from leagues.forms import (
     RoleForm,
     SeasonForm,
     SignUpForm,
-    StandingsFilterForm,
 )
-from leagues.models import Invitation, Membership
-from leagues.roles import CLUB_MANAGE, PLAYERS_MANAGE, SEASONS_MANAGE
-from leagues.tables import (
-    EXPORT_FORMATS,
-    PER_PAGE,
-    PartnershipStandingTable,
-    PlayerRatingTable,
-    PlayerStandingTable,
-    name_ordered_rows,
-    table_export,
-)
-from scorecards.pot import cents_decimal, cents_text
+from leagues.clubs.models import Invitation, Membership
+from leagues.clubs.roles import CLUB_MANAGE, PLAYERS_MANAGE, SEASONS_MANAGE
+from scorecards.pot import cents_decimal
 from scorecards.rules_form import RulesForm
-from scorecards.selectors import season_pot_balances
-
-TABLE_TARGET = "standings-table"  # the element htmx swaps on sort and page changes
-
 
 # --- Accounts and clubs -----------------------------------------------------------------------
 
@@ -310,27 +287,6 @@ def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     )
 
 
-@require_GET
-def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    """A player's record: games, partners, rating over time (snapshots and stored games)."""
-    access, player = player_for_viewer(request, slug, player_id)
-    points = selectors.player_rating_points(player)
-    rating = selectors.club_player_ratings(access.club).filter(player=player).first()
-    return render(
-        request,
-        "leagues/player_detail.html",
-        {
-            "access": access,
-            "club": access.club,
-            "player": player,
-            "games": selectors.player_game_lines(player) if access.membership else [],
-            "partnerships": selectors.player_partnerships(player),
-            "rating": rating,
-            "chart": line_chart([p.ordinal for p in points]),
-        },
-    )
-
-
 # --- Seasons --------------------------------------------------------------------------------
 
 
@@ -369,157 +325,4 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
             "rules_form": rules_form,
             "can_manage": access.can(SEASONS_MANAGE),
         },
-    )
-
-
-# --- Standings and ratings ------------------------------------------------------------------
-
-
-MAX_PAGE = 100_000
-
-
-def _table_configure(request: HttpRequest, table) -> None:
-    """Sort by ?sort=, show page ?page= (read by kaiser_league.inputs; a bad or past-the-end
-    page shows the first or last one). The page size is ours: ?per_page= is not read."""
-    RequestConfig(request, paginate=False).configure(table)
-    page = number_or_none(request.GET, "page", minimum=1, maximum=MAX_PAGE) or 1
-    try:
-        table.paginate(page=page, per_page=PER_PAGE)
-    except EmptyPage:
-        table.paginate(page=table.paginator.num_pages, per_page=PER_PAGE)
-
-
-def _table_response(request: HttpRequest, table, name: str, template: str, context: dict):
-    """Export (?_export=csv|xlsx), the table alone for an htmx swap, or the whole page."""
-    export = request.GET.get("_export")
-    if export in EXPORT_FORMATS:
-        table.export_format = export  # decimals: localized text in CSV, numbers in XLSX
-        return table_export(table, export, name)
-    if request.htmx and request.htmx.target == TABLE_TARGET:
-        template += "#table"
-    return render(request, template, context)
-
-
-def _standings_context(request: HttpRequest, slug: str):
-    access = club_for_viewer(request, slug)
-    club = access.club
-    seasons = selectors.club_seasons(club)
-    form = StandingsFilterForm(request.GET or None, club=club, seasons=seasons)
-    season = seasons[0] if seasons else None
-    min_games = 0
-    if form.is_valid():
-        season = form.cleaned_data["season"] or season
-        min_games = form.cleaned_data["min_games"] or 0
-    if season is not None:
-        # The loaded object (with its snapshot), not the form's fresh copy.
-        season = next((s for s in seasons if s.pk == season.pk), season)
-    snapshot = getattr(season, "standings", None) if season is not None else None
-    return access, club, seasons, form, season, min_games, snapshot
-
-
-def _standings_page(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
-    access, club, seasons, form, season, min_games, snapshot = _standings_context(request, slug)
-    if kind == "players":
-        rows = selectors.season_player_standings(season) if season else []
-        table_class = PlayerStandingTable
-    else:
-        rows = selectors.season_partnership_standings(season) if season else []
-        table_class = PartnershipStandingTable
-    if season is not None and min_games:
-        rows = rows.filter(games__gte=min_games)
-    if kind == "players":
-        rows = name_ordered_rows(rows, lambda r: r.player.name)
-    else:
-        rows = name_ordered_rows(rows, lambda r: f"{r.first.name} & {r.second.name}")
-    table = table_class(rows)
-    table.club_slug = club.slug
-    _table_configure(request, table)
-    name = f"{club.slug}-{season.name if season else 'standings'}-{kind}"
-    return _table_response(
-        request,
-        table,
-        name,
-        "leagues/standings.html",
-        {
-            "access": access,
-            "club": club,
-            "season": season,
-            "seasons": seasons,
-            "form": form,
-            "table": table,
-            "snapshot": snapshot,
-            "kind": kind,
-            "table_target": TABLE_TARGET,
-            "can_refresh": access.can(SEASONS_MANAGE),
-            "rebuild_failures": (
-                selectors.club_rebuild_failures(club, season)
-                if access.can(SEASONS_MANAGE) and not request.htmx
-                else []
-            ),
-        },
-    )
-
-
-@require_GET
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    return _standings_page(request, slug, "players")
-
-
-@require_GET
-def standings_partnerships(request: HttpRequest, slug: str) -> HttpResponse:
-    return _standings_page(request, slug, "partnerships")
-
-
-@require_GET
-def ratings(request: HttpRequest, slug: str) -> HttpResponse:
-    access = club_for_viewer(request, slug)
-    club = access.club
-    rows = name_ordered_rows(selectors.club_player_ratings(club), lambda r: r.player.name)
-    table = PlayerRatingTable(rows)
-    table.club_slug = club.slug
-    _table_configure(request, table)
-    return _table_response(
-        request,
-        table,
-        f"{club.slug}-ratings",
-        "leagues/ratings.html",
-        {
-            "access": access,
-            "club": club,
-            "table": table,
-            "snapshot": selectors.club_ratings_snapshot(club),
-            "table_target": TABLE_TARGET,
-        },
-    )
-
-
-@require_POST
-def standings_refresh(request: HttpRequest, slug: str) -> HttpResponse:
-    """Queue a rebuild of every season's standings and the ratings (directors). The page keeps
-    showing the snapshot until the worker has written the new one."""
-    access = club_for_member(request, slug, SEASONS_MANAGE)
-    club = access.club
-    queued = services.derived_data_send(
-        season_ids=list(club.seasons.values_list("pk", flat=True)), club_ids=[club.pk]
-    )
-    text = _("Rebuild queued.") if queued else _("Could not queue the rebuild; try again later.")
-    if request.htmx:
-        return render(request, "leagues/standings.html#refreshed", {"text": text})
-    messages.info(request, text)
-    return redirect("standings", slug=club.slug)
-
-
-@require_GET
-def season_pot(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
-    """Each player's pot balance over a season (members only)."""
-    access = club_for_member(request, slug)
-    club = access.club
-    season = club.seasons.filter(pk=season_id).first()
-    if season is None:
-        raise Http404("No such season")
-    balances = [(name, cents_text(cents), cents) for name, cents in season_pot_balances(season)]
-    return render(
-        request,
-        "leagues/season_pot.html",
-        {"access": access, "club": club, "season": season, "balances": balances},
     )

@@ -13,8 +13,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from kaiser_league.middleware import SignInRequired
-from leagues.models import Club, Membership, Player
-from leagues.roles import VIEW, role_can
+from leagues.clubs.models import Club, Membership, Player
+from leagues.clubs.roles import VIEW, role_can
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.collation import NameOrderedModelChoiceField
 from kaiser_league.inputs import NameField, ObjectChoiceField, WholeNumberField
-from leagues.models import Player, RoundEnd, Season, SitOutScore, TournamentFormat
-from leagues.selectors import club_current_season
+from leagues.clubs.models import Player, Season
+from leagues.clubs.selectors import club_current_season
+from leagues.tournaments.models import RoundEnd, SitOutScore, TournamentFormat
 
 MAX_SITOUT_POINTS = 1000
 

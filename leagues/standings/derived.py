@@ -2,7 +2,7 @@
 
 Reads only (no writes): `counted_games` feeds every counted game's stored hands to the engine
 (`scorecards.selectors.game_scored`); `standings_compute` and `ratings_compute` turn the engine's
-results into the figures the snapshots store. The services in `leagues.services` write them.
+results into the figures the snapshots store. `leagues.standings.rebuild` writes them.
 
 What counts: finished games of the club (of the season, for standings) and, where the club has
 `hands_need_confirmation` on (or the game is a table of a tournament night that has it on), only
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from openskill.models import PlackettLuce
 
-from leagues.models import Club, Season
+from leagues.clubs.models import Club, Season
 from scorecards.models import Game, GameStatus, Hand, Seat
 from scorecards.rules import GameScore
 from scorecards.selectors import game_scored

@@ -16,7 +16,7 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from kaiser_league.collation import name_key, sorted_by_name
-from leagues.models import (
+from leagues.tournaments.models import (
     RoundEnd,
     SitOutScore,
     Tournament,

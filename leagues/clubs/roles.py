@@ -1,7 +1,7 @@
 """Who may do what in a club: the one place where roles are given their powers.
 
 Views never compare role names; they ask `role_can(role, ACTION)` (through the access helpers in
-`leagues.access`), so changing what a scorer may do is a one-line edit here.
+`leagues.clubs.access`), so changing what a scorer may do is a one-line edit here.
 """
 
 from django.db import models

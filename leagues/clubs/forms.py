@@ -1,4 +1,5 @@
-"""Forms of the club pages. They validate input only; services do the writing."""
+"""Forms of the club pages (accounts, clubs, members, players, seasons). They validate input only;
+services do the writing."""
 
 from __future__ import annotations
 
@@ -10,26 +11,9 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.collation import NameOrderedModelChoiceField
-from kaiser_league.inputs import NameField, ObjectChoiceField, WholeNumberField
-from leagues.models import Club, Season
-from leagues.roles import Role
-
-
-class StandingsFilterForm(forms.Form):
-    season = ObjectChoiceField(
-        queryset=Season.objects.none(), required=False, empty_label=None, label=_("Season")
-    )
-    min_games = WholeNumberField(
-        min_value=0, max_value=10000, required=False, label=_("Minimum games")
-    )
-
-    def __init__(self, *args, club: Club, seasons: list[Season] | None = None, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["season"]
-        field.queryset = club.seasons.all()
-        if seasons is not None:
-            # The seasons are already loaded: no second query for the choices.
-            field.choices = [(s.pk, str(s)) for s in seasons]
+from kaiser_league.inputs import NameField
+from leagues.clubs.models import Club
+from leagues.clubs.roles import Role
 
 
 class SignUpForm(UserCreationForm):

@@ -20,7 +20,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.collation import name_key
-from leagues.models import PartnershipStanding, PlayerRating, PlayerStanding
+from leagues.standings.models import PartnershipStanding, PlayerRating, PlayerStanding
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 

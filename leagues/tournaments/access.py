@@ -8,9 +8,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from kaiser_league.middleware import SignInRequired
-from leagues.access import membership_of
-from leagues.models import Membership, Tournament
-from leagues.roles import TOURNAMENTS_RUN, VIEW, role_can
+from leagues.clubs.access import membership_of
+from leagues.clubs.models import Membership
+from leagues.clubs.roles import TOURNAMENTS_RUN, VIEW, role_can
+from leagues.tournaments.models import Tournament
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from leagues import tournament_views as views
+from leagues.tournaments import board_views, views
 
 urlpatterns = [
     path("club/<slug:slug>/", views.tournament_list, name="tournament_list"),
@@ -31,14 +31,22 @@ urlpatterns = [
     path("<int:tournament_id>/console/", views.tournament_console, name="tournament_console"),
     path(
         "<int:tournament_id>/standings/",
-        views.tournament_standings_view,
+        board_views.tournament_standings_view,
         name="tournament_standings",
     ),
-    path("<int:tournament_id>/projector/", views.tournament_projector, name="tournament_projector"),
-    path("<int:tournament_id>/tables/<int:table_id>/", views.table_detail, name="tournament_table"),
+    path(
+        "<int:tournament_id>/projector/",
+        board_views.tournament_projector,
+        name="tournament_projector",
+    ),
+    path(
+        "<int:tournament_id>/tables/<int:table_id>/",
+        board_views.table_detail,
+        name="tournament_table",
+    ),
     path(
         "<int:tournament_id>/tables/<int:table_id>/undo/",
-        views.table_hand_undo,
+        board_views.table_hand_undo,
         name="tournament_table_undo",
     ),
 ]

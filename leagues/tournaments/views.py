@@ -1,5 +1,6 @@
 """Pages of tournament nights: set-up and registration, draw and table cards, the director's
-console, the standings and their projector view. Thin views: access helper, form, service."""
+console (the standings, projector and table pages are in `board_views`). Thin views: access
+helper, form, service."""
 
 from __future__ import annotations
 
@@ -8,35 +9,30 @@ import datetime
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from kaiser_league.collation import sorted_by_name
 from kaiser_league.inputs import number_or_none
-from leagues.access import club_for_member
-from leagues.models import (
+from leagues.clubs.access import club_for_member
+from leagues.clubs.roles import TOURNAMENTS_RUN
+from leagues.clubs.selectors import club_current_season
+from leagues.tournaments.access import tournament_for_member
+from leagues.tournaments.forms import EntryForm, TournamentForm
+from leagues.tournaments.models import (
     RoundEnd,
     RoundStatus,
     Tournament,
     TournamentEntry,
     TournamentStatus,
-    TournamentTable,
 )
-from leagues.roles import TOURNAMENTS_RUN
-from leagues.selectors import club_current_season
-from leagues.tournament_access import tournament_for_member
-from leagues.tournament_forms import EntryForm, TournamentForm
-from leagues.tournament_selectors import (
+from leagues.tournaments.selectors import (
     PLAYING,
     WAITING,
     TableResult,
     round_results,
-    table_result,
     tournament_entries,
     tournament_rounds,
-    tournament_standings,
 )
-from leagues.tournaments import (
+from leagues.tournaments.services import (
     RoundUnfinished,
     TournamentError,
     entry_check_in,
@@ -48,9 +44,7 @@ from leagues.tournaments import (
     tournament_finish,
 )
 from scorecards.qr import qr_svg, table_link
-from scorecards.rules import KaiserError
 from scorecards.rules_form import RulesForm
-from scorecards.services import HandRefused, hand_undo
 
 MAX_ROUND_NUMBER = 1000  # far beyond any night; a bigger "number" is no round at all
 
@@ -351,151 +345,3 @@ def tournament_console(request: HttpRequest, tournament_id: int) -> HttpResponse
         else None,
     }
     return render(request, _fragment(request, "tournaments/console.html", "tables"), context)
-
-
-def _standings_context(tournament: Tournament) -> dict:
-    standings = tournament_standings(tournament)
-    return {"tournament": tournament, "standings": standings}
-
-
-@require_GET
-def tournament_standings_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    access = tournament_for_member(request, tournament_id)
-    context = _standings_context(access.tournament) | {"access": access}
-    return render(request, _fragment(request, "tournaments/standings.html", "standings"), context)
-
-
-PROJECTOR_SECONDS = 15  # how long each panel stays on the wall before the next one
-# What fits a 1920 x 1080 screen at the projector's type size (32 px and more).
-PROJECTOR_TABLES = 6
-PROJECTOR_ROWS = 12
-
-
-def _seating(result: TableResult) -> dict:
-    """A table as the room reads it: who sits where, who partners whom, who deals first."""
-    names = result.names
-    first_dealer = result.table.game.first_dealer
-    return {
-        "table": result.table,
-        "seats": names,
-        "sides": result.sides,
-        "scores": result.scores,
-        "counted": result.counted,
-        "state": result.state,
-        "dealer": names[first_dealer] if first_dealer < len(names) else "",
-    }
-
-
-def _pages(count: int, size: int) -> int:
-    return max(1, -(-count // size))
-
-
-def projector_panels(*, tables: int, rows: int, seating: bool) -> list[tuple[str, int]]:
-    """The projector's panels in the order they follow each other: the round's seating (while
-    a round is being played), then the standings, each in screenfuls."""
-    panels = (
-        [("seating", p) for p in range(1, _pages(tables, PROJECTOR_TABLES) + 1)] if seating else []
-    )
-    return panels + [("standings", p) for p in range(1, _pages(rows, PROJECTOR_ROWS) + 1)]
-
-
-@require_GET
-def tournament_projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The night on the hall's projector: full screen, large type, no site header. While a round
-    is being played it shows the round's seating and the standings in turn (`?show=seating` or
-    `?show=standings`, and `page` when a panel takes more than one screen); each panel names
-    the next one, fetched by htmx polling or, without JavaScript, a meta refresh. Before the
-    first round and once the night is over, only the standings."""
-    access = tournament_for_member(request, tournament_id)
-    tournament = access.tournament
-    entries = tournament_entries(tournament)
-    standings = tournament_standings(tournament, entries=entries)
-    current = standings.current
-    seating_open = (
-        current is not None
-        and current.status == RoundStatus.PLAYING
-        and tournament.status != TournamentStatus.FINISHED
-    )
-    results = standings.results.get(current.number, []) if seating_open else []
-    panels = projector_panels(tables=len(results), rows=len(standings.rows), seating=seating_open)
-    page = number_or_none(request.GET, "page", minimum=1, maximum=999) or 1
-    wanted = (request.GET.get("show", ""), page)
-    if wanted not in panels:
-        # Unknown, or gone since (the round closed): the first panel of that kind, else the first.
-        wanted = next((p for p in panels if p[0] == wanted[0]), panels[0])
-    show, number = wanted
-    next_show, next_page = panels[(panels.index(wanted) + 1) % len(panels)]
-    context = {
-        "tournament": tournament,
-        "current": current,
-        "show": show,
-        "next_query": f"show={next_show}" + (f"&page={next_page}" if next_page > 1 else ""),
-        "seconds": PROJECTOR_SECONDS,
-        "pages": sum(1 for p in panels if p[0] == show),
-        "page": number,
-    }
-    if show == "seating":
-        names = {entry.pk: entry.player.name for entry in entries}
-        shown = results[(number - 1) * PROJECTOR_TABLES : number * PROJECTOR_TABLES]
-        context["tables"] = [_seating(r) for r in shown]
-        context["sitouts"] = sorted_by_name(names[s.entry_id] for s in current.sitouts.all())
-    else:
-        rows = standings.rows[(number - 1) * PROJECTOR_ROWS : number * PROJECTOR_ROWS]
-        context["standings"] = {"rows": rows, "tiebreaks": standings.tiebreaks}
-    return render(request, _fragment(request, "tournaments/projector.html", "board"), context)
-
-
-def _table(access, table_id: int) -> TournamentTable:
-    table = (
-        TournamentTable.objects.select_related("round", "game")
-        .prefetch_related("game__seats", "game__hands")
-        .filter(pk=table_id, round__tournament=access.tournament)
-        .first()
-    )
-    if table is None:
-        raise Http404("No such table")
-    return table
-
-
-def _table_context(request: HttpRequest, access, table: TournamentTable) -> dict:
-    tournament = access.tournament
-    need_confirm = tournament.hands_need_confirmation
-    result = table_result(tournament, table, table.round.status == RoundStatus.CLOSED, need_confirm)
-    hands = {h.number: h for h in table.game.hands.all()}
-    rows = [
-        (scored, result.names[scored.dealer], hands.get(scored.number))
-        for scored in result.score.hands
-    ]
-    return {
-        "tournament": tournament,
-        "table": table,
-        "result": result,
-        "rows": rows,
-        "need_confirm": need_confirm,
-        "link": table_link(request, table.game),
-    }
-
-
-@require_GET
-def table_detail(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
-    """A table as the director sees it: what the round counts of it, its hands (each opening the
-    score sheet's correction form and history, so a director's correction has the same version
-    history as one made at the table), the last hand's undo and the link to the score sheet.
-    Hands are entered on the score sheet itself."""
-    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
-    table = _table(access, table_id)
-    return render(request, "tournaments/table.html", _table_context(request, access, table))
-
-
-@require_POST
-def table_hand_undo(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
-    """Remove the table's last hand (kept in the game's version history)."""
-    access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
-    table = _table(access, table_id)
-    try:
-        hand_undo(game=table.game, by=request.user, by_name=request.user.get_username())
-    except (KaiserError, HandRefused) as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("Last hand removed."))
-    return redirect("tournament_table", tournament_id=tournament_id, table_id=table_id)

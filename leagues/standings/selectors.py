@@ -1,63 +1,49 @@
-"""Reads of clubs, members and players."""
+"""Reads of the standings and ratings pages and of a player's record: they read snapshots,
+never recompute."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from kaiser_league.collation import sorted_by_name
-from leagues.models import Club, Membership, RebuildFailure, RebuildKind, Season
+from leagues.clubs.models import Club, Season
+from leagues.standings.models import (
+    PartnershipStanding,
+    PlayerRating,
+    PlayerStanding,
+    RatingPoint,
+    RatingSnapshot,
+    RebuildFailure,
+    RebuildKind,
+)
+from scorecards.models import Game, GameStatus
 
 
-def clubs_of(user: AbstractBaseUser) -> QuerySet[Membership]:
-    """The user's memberships with their clubs, by club name."""
-    return Membership.objects.filter(user=user).select_related("club").order_by("club__name")
-
-
-def club_recent_games(club: Club, limit: int = 20):
-    from scorecards.models import Game
-
+def club_recent_games(club: Club, limit: int = 20) -> QuerySet[Game]:
+    """The club's latest games with their seats, latest first."""
     return Game.objects.filter(club=club).prefetch_related("seats").order_by("-created_at")[:limit]
 
 
-# --- Standings and ratings pages (issue 4): they read snapshots, never recompute -----------
-
-
-def club_seasons(club: Club) -> list:
-    return list(club.seasons.select_related("standings").order_by("-starts_on", "name"))
-
-
 def season_player_standings(season) -> QuerySet:
-    from leagues.models import PlayerStanding
-
     return PlayerStanding.objects.filter(season=season).select_related("player")
 
 
 def season_partnership_standings(season) -> QuerySet:
-    from leagues.models import PartnershipStanding
-
     return PartnershipStanding.objects.filter(season=season).select_related("first", "second")
 
 
 def club_player_ratings(club: Club) -> QuerySet:
-    from leagues.models import PlayerRating
-
     return PlayerRating.objects.filter(club=club).select_related("player")
 
 
 def club_ratings_snapshot(club: Club):
-    from leagues.models import RatingSnapshot
-
     return RatingSnapshot.objects.filter(club=club).first()
 
 
 def player_games(player, limit: int = 50) -> list:
     """The player's games, latest first, with their seats (for the player page)."""
-    from scorecards.models import Game
-
     return list(
         Game.objects.filter(seats__player=player)
         .select_related("season")
@@ -73,8 +59,6 @@ WON, LOST, DRAWN, ABANDONED, PLAYING = "won", "lost", "drawn", "abandoned", "pla
 def game_outcome(game, side: int) -> str:
     """WON / LOST / DRAWN / ABANDONED / PLAYING for `side` of `game`: the one place that reads a
     game's lifecycle for the player pages. An abandoned game is never counted as won or lost."""
-    from scorecards.models import GameStatus
-
     status = game.status
     if status == GameStatus.ABANDONED:
         return ABANDONED
@@ -128,10 +112,6 @@ def player_game_lines(player, limit: int = 50) -> list[PlayerGameLine]:
 
 def player_partnerships(player) -> list:
     """The player's partnership standings lines, every season (snapshot rows)."""
-    from django.db.models import Q
-
-    from leagues.models import PartnershipStanding
-
     return list(
         PartnershipStanding.objects.filter(Q(first=player) | Q(second=player))
         .select_related("first", "second", "season")
@@ -140,52 +120,12 @@ def player_partnerships(player) -> list:
 
 
 def player_rating_points(player) -> list:
-    from leagues.models import RatingPoint
-
     return list(RatingPoint.objects.filter(player=player).order_by("seq"))
-
-
-def club_players_recent_first(club: Club) -> list:
-    """The club's players, those who sat at a table most recently first, then in name order
-    (`name_key`: accents sort with their letter)."""
-    from django.db.models import F, Max
-
-    players = list(
-        club.players.annotate(last_played=Max("seats__game__created_at"))
-        .order_by(F("last_played").desc(nulls_last=True))
-        .only("pk", "name", "club_id")
-    )
-    # Stable sorts: by name first, then by recency, so equal recency (never played) keeps names.
-    players = sorted_by_name(players, lambda p: p.name)
-    played = [p for p in players if p.last_played is not None]
-    played.sort(key=lambda p: p.last_played, reverse=True)
-    return played + [p for p in players if p.last_played is None]
-
-
-def club_players_by_name(club: Club) -> list:
-    """The club's players in name order (`name_key`), with their linked accounts."""
-    return sorted_by_name(club.players.select_related("user"), lambda p: p.name)
-
-
-def club_current_season(club: Club):
-    """The season in progress today (the latest started, not yet ended), or None."""
-    from django.db.models import Q
-    from django.utils import timezone
-
-    today = timezone.localdate()
-    return (
-        club.seasons.filter(starts_on__lte=today)
-        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=today))
-        .order_by("-starts_on")
-        .first()
-    )
 
 
 def club_rebuild_failures(club: Club, season: Season | None) -> list[RebuildFailure]:
     """What the club's directors should know about: the failed or incomplete rebuild of the
     standings of `season` and of the club's ratings (one query)."""
-    from django.db.models import Q
-
     which = Q(kind=RebuildKind.RATINGS)
     if season is not None:
         which |= Q(kind=RebuildKind.STANDINGS, season=season)

@@ -1,0 +1,154 @@
+"""The pieces of a club backup every part shares: the format name, the refusal, and the checks
+of one value (text, slug, date, moment, seat) that name the place they refuse."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.utils.dateparse import parse_date, parse_datetime
+
+CLUB_FORMAT = "kaiser-club/1"
+
+
+class BackupError(ValueError):
+    """A backup document that cannot be restored. `str(e)` names the place, e.g.
+    `games[3].record: hand 2: tricks must ...`; `.path` is that place alone."""
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.message = message
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+def _when(value: datetime.datetime | datetime.date | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _username(user, members: set[int]) -> str | None:
+    """A member's username; None for no one or for an account that is not (or no longer) a
+    member of the club, whose name the document cannot carry (the `*_name` text stays)."""
+    return user.get_username() if user is not None and user.pk in members else None
+
+
+def _obj(value: Any, path: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise BackupError(path, "expected an object")
+    return value
+
+
+def _list(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise BackupError(path, "expected a list")
+    return value
+
+
+def _text(
+    value: Any, path: str, *, max_length: int, required: bool = True, null: bool = False
+) -> str | None:
+    if value is None and null:
+        return None
+    if not isinstance(value, str):
+        raise BackupError(path, "expected text")
+    if required and not value.strip():
+        raise BackupError(path, "must not be empty")
+    if len(value) > max_length:
+        raise BackupError(path, f"longer than {max_length} characters")
+    if "\x00" in value:
+        raise BackupError(path, "contains a NUL character")
+    if not _encodable(value):
+        raise BackupError(path, "contains a lone surrogate (not valid Unicode text)")
+    return value
+
+
+def _encodable(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _json_text_check(value: Any, path: str) -> None:
+    """Every text (keys too) in a JSON value storable: no NUL, no lone surrogate; the refusal
+    names the exact place. Iterative, so a deeply nested value cannot exhaust the stack."""
+    stack = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise BackupError(where, "contains a NUL character")
+            if not _encodable(item):
+                raise BackupError(where, "contains a lone surrogate (not valid Unicode text)")
+        elif isinstance(item, Mapping):
+            for key, inner in item.items():
+                inner_path = f"{where}.{key}" if where else str(key)
+                if isinstance(key, str) and (not _encodable(key) or "\x00" in key):
+                    raise BackupError(where, "a key contains a NUL character or a lone surrogate")
+                stack.append((inner, inner_path))
+        elif isinstance(item, list):
+            stack.extend((inner, f"{where}[{i}]") for i, inner in enumerate(item))
+
+
+def _slug(value: Any, path: str) -> str:
+    """A club's short name as its pages' addresses take it: letters, digits, - and _."""
+    value = _text(value, path, max_length=60)
+    try:
+        validate_slug(value)
+    except ValidationError as exc:
+        raise BackupError(path, "use only letters, digits, hyphens and underscores") from exc
+    return value
+
+
+def _bool(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise BackupError(path, "expected true or false")
+    return value
+
+
+def _date(value: Any, path: str, *, null: bool = False) -> datetime.date | None:
+    if value is None and null:
+        return None
+    try:
+        parsed = parse_date(value) if isinstance(value, str) else None
+    except ValueError:  # well formed but no such day, e.g. 2026-02-30
+        parsed = None
+    if parsed is None:
+        raise BackupError(path, "expected a date such as 2026-09-01")
+    return parsed
+
+
+def _moment(value: Any, path: str) -> datetime.datetime | None:
+    """An ISO date-time with its offset, or None (not given: the import time is kept)."""
+    if value is None:
+        return None
+    try:
+        parsed = parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed.tzinfo is None:
+        raise BackupError(path, "expected a date and time with its offset (ISO 8601)")
+    return parsed
+
+
+# A game's lifecycle as the table left it (the hands give back the rest).
+GAME_STATE = ("status", "finish_reason", "winner", "abandon_reason")
+
+
+def _seat(value: Any, path: str, parsed) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(parsed.seats):
+        raise BackupError(path, f"expected a seat from 0 to {len(parsed.seats) - 1}")
+    return value
+
+
+def _stamp(model, pk: int, **fields: Any) -> None:
+    """Put back the document's values that create() cannot take (auto_now_add times) or that a
+    later step sets (a finished game's time). A value of None keeps what the write gave."""
+    given = {field: value for field, value in fields.items() if value is not None}
+    if given:
+        model.objects.filter(pk=pk).update(**given)

@@ -1,0 +1,336 @@
+"""The sections of a club backup: one declaration per model, with their export, check and
+restore (see `leagues.backup` for the contract)."""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+from django.db.models import QuerySet
+
+from leagues.backup.fields import (
+    BackupError,
+    _bool,
+    _date,
+    _list,
+    _moment,
+    _obj,
+    _stamp,
+    _text,
+    _username,
+)
+from leagues.clubs.models import (
+    Club,
+    Invitation,
+    InvitationUse,
+)
+from leagues.tournaments.models import (
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+    TournamentSitOut,
+    TournamentTable,
+)
+from scorecards.models import HandVersion, SeatClaim, SpentKey
+from scorecards.rules import KaiserError, rules_build
+
+# What a reference points at when it is not another section: the restored club, or a member.
+CLUB = "club"
+USER = "user"
+# The sections built by hand above (their lists are the reference targets).
+CORE_LISTS = ("players", "seasons", "games")
+
+# Column ranges of the integer fields (the same on SQLite and PostgreSQL).
+_INT_RANGES: dict[str, tuple[int, int]] = {
+    "PositiveSmallIntegerField": (0, 32767),
+    "SmallIntegerField": (-32768, 32767),
+    "PositiveIntegerField": (0, 2147483647),
+    "IntegerField": (-2147483648, 2147483647),
+    "BigIntegerField": (-(2**63), 2**63 - 1),
+    "PositiveBigIntegerField": (0, 2**63 - 1),
+}
+
+
+@dataclass(frozen=True)
+class Section:
+    """One model in the document (see the module docstring for the contract)."""
+
+    key: str
+    model: type[models.Model]
+    fields: tuple[str, ...]
+    refs: Mapping[str, str]
+    rows: Callable[[Club], QuerySet]
+    fresh: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section(
+        key="tournaments",
+        model=Tournament,
+        fields=(
+            "name",
+            "date",
+            "format",
+            "rounds",
+            "round_end",
+            "hands_per_round",
+            "extra_hand_on_tie",
+            "minutes_per_round",
+            "rules",
+            "hands_need_confirmation",
+            "movement",
+            "sitout_score",
+            "sitout_points",
+            "status",
+            "created_at",
+        ),
+        refs={"club": CLUB, "season": "seasons", "created_by": USER},
+        rows=lambda club: Tournament.objects.filter(club=club).order_by("date", "pk"),
+    ),
+    Section(
+        key="tournament_entries",
+        model=TournamentEntry,
+        fields=("pair_number", "checked_in", "first_round", "last_round", "created_at"),
+        refs={"tournament": "tournaments", "player": "players"},
+        rows=lambda club: TournamentEntry.objects.filter(tournament__club=club).order_by(
+            "tournament__date", "tournament_id", "pk"
+        ),
+    ),
+    Section(
+        key="tournament_rounds",
+        model=TournamentRound,
+        fields=("number", "status", "drawn_at", "closed_at"),
+        refs={"tournament": "tournaments"},
+        rows=lambda club: TournamentRound.objects.filter(tournament__club=club).order_by(
+            "tournament__date", "tournament_id", "number"
+        ),
+    ),
+    Section(
+        key="tournament_tables",
+        model=TournamentTable,
+        fields=("number",),
+        refs={"round": "tournament_rounds", "game": "games"},
+        rows=lambda club: TournamentTable.objects.filter(round__tournament__club=club).order_by(
+            "round__tournament__date", "round__tournament_id", "round__number", "number"
+        ),
+    ),
+    Section(
+        key="tournament_sitouts",
+        model=TournamentSitOut,
+        fields=(),
+        refs={"round": "tournament_rounds", "entry": "tournament_entries"},
+        rows=lambda club: TournamentSitOut.objects.filter(round__tournament__club=club).order_by(
+            "round__tournament__date", "round__tournament_id", "round__number", "entry_id"
+        ),
+    ),
+    Section(
+        key="invitations",
+        model=Invitation,
+        fields=("token", "role", "created_at", "expires_at", "revoked", "max_uses"),
+        refs={"club": CLUB, "created_by": USER},
+        rows=lambda club: Invitation.objects.filter(club=club).order_by("created_at", "pk"),
+        fresh={"token": lambda: secrets.token_urlsafe(32)},
+    ),
+    Section(
+        key="hand_versions",
+        model=HandVersion,
+        fields=("number", "action", "before", "after", "by_name", "reason", "at"),
+        refs={"game": "games", "by": USER},
+        rows=lambda club: HandVersion.objects.filter(game__club=club).order_by(
+            "game__created_at", "game_id", "at", "pk"
+        ),
+    ),
+    Section(
+        key="invitation_uses",
+        model=InvitationUse,
+        fields=("username", "at"),
+        refs={"invitation": "invitations", "user": USER},
+        rows=lambda club: InvitationUse.objects.filter(invitation__club=club).order_by("at", "pk"),
+    ),
+    Section(
+        key="seat_claims",
+        model=SeatClaim,
+        fields=("seat", "phone", "at"),
+        refs={"game": "games", "user": USER},
+        rows=lambda club: SeatClaim.objects.filter(game__club=club).order_by(
+            "game__created_at", "game_id", "seat"
+        ),
+    ),
+    Section(
+        key="spent_keys",
+        model=SpentKey,
+        fields=("key", "number", "by_name", "at"),
+        refs={"game": "games"},
+        rows=lambda club: SpentKey.objects.filter(game__club=club).order_by(
+            "game__created_at", "game_id", "at", "pk"
+        ),
+        fresh={"key": uuid.uuid4},
+    ),
+)
+
+
+def _sections_export(
+    club: Club, index: dict[str, dict[int, int]], members: set[int]
+) -> dict[str, list]:
+    """Every section's rows; `index` maps a list's key to {pk: position} and grows as we go."""
+    out: dict[str, list] = {}
+    for section in SECTIONS:
+        rows = []
+        positions: dict[int, int] = {}
+        related = [name for name, target in section.refs.items() if target == USER]
+        for position, obj in enumerate(section.rows(club).select_related(*related)):
+            positions[obj.pk] = position
+            row: dict[str, Any] = {}
+            for name in section.fields:
+                value = getattr(obj, name)
+                if isinstance(value, datetime.date):
+                    value = value.isoformat()
+                elif isinstance(value, uuid.UUID):
+                    value = str(value)
+                row[name] = value
+            for name, target in section.refs.items():
+                if target == CLUB:
+                    continue
+                if target == USER:
+                    row[name] = _username(getattr(obj, name), members)
+                else:
+                    pk = getattr(obj, f"{name}_id")
+                    row[name] = index[target][pk] if pk is not None else None
+            rows.append(row)
+        index[section.key] = positions
+        out[section.key] = rows
+    return out
+
+
+def _field_check(model_field: models.Field, value: Any, path: str) -> Any:
+    """`value` from the document as the column takes it, or BackupError naming `path`."""
+    if value is None:
+        if model_field.null:
+            return None
+        raise BackupError(path, "must not be empty")
+    kind = model_field.get_internal_type()
+    if kind in _INT_RANGES:
+        low, high = _INT_RANGES[kind]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BackupError(path, "expected a whole number")
+        for validator in model_field.validators:
+            try:
+                validator(value)
+            except ValidationError as exc:
+                raise BackupError(path, " ".join(exc.messages)) from exc
+        if not low <= value <= high:
+            raise BackupError(path, f"expected a number from {low} to {high}")
+    elif kind == "BooleanField":
+        value = _bool(value, path)
+    elif kind == "DateField":
+        value = _date(value, path)
+    elif kind == "DateTimeField":
+        value = _moment(value, path)
+    elif kind == "UUIDField":
+        try:
+            value = uuid.UUID(str(value))
+        except ValueError as exc:
+            raise BackupError(path, "expected a UUID") from exc
+    elif kind == "JSONField":
+        if model_field.name == "rules":
+            try:
+                rules_build(_obj(value, path))
+            except KaiserError as exc:
+                raise BackupError(path, str(exc)) from exc
+    else:
+        value = _text(
+            value, path, max_length=model_field.max_length or 10_000, required=not model_field.blank
+        )
+    if (
+        model_field.choices
+        and not (value == "" and model_field.blank)
+        and value not in {choice for choice, _label in model_field.flatchoices}
+    ):
+        raise BackupError(
+            path, f"expected one of {', '.join(str(c) for c, _ in model_field.flatchoices)}"
+        )
+    return value
+
+
+def _sections_check(data: Mapping[str, Any], sizes: dict[str, int], usernames: set[str]) -> dict:
+    """Every section's rows checked (types, ranges, references); missing sections are empty."""
+    checked: dict[str, list] = {}
+    for section in SECTIONS:
+        rows = []
+        for i, raw in enumerate(_list(data.get(section.key, []), section.key)):
+            path = f"{section.key}[{i}]"
+            row = _obj(raw, path)
+            values: dict[str, Any] = {}
+            for name in section.fields:
+                model_field = section.model._meta.get_field(name)
+                if name not in row and model_field.has_default():
+                    continue
+                values[name] = _field_check(model_field, row.get(name), f"{path}.{name}")
+            refs: dict[str, Any] = {}
+            for name, target in section.refs.items():
+                if target == CLUB:
+                    continue
+                value = row.get(name)
+                nullable = section.model._meta.get_field(name).null
+                if value is None and nullable:
+                    refs[name] = None
+                elif target == USER:
+                    if value not in usernames:
+                        raise BackupError(
+                            f"{path}.{name}", f"{value!r} is not a member of the club"
+                        )
+                    refs[name] = value
+                elif isinstance(value, bool) or not isinstance(value, int):
+                    raise BackupError(f"{path}.{name}", f"expected a position in {target}")
+                elif not 0 <= value < sizes[target]:
+                    raise BackupError(f"{path}.{name}", f"no entry {value} in {target}")
+                else:
+                    refs[name] = value
+            rows.append((values, refs))
+        sizes[section.key] = len(rows)
+        checked[section.key] = rows
+    return checked
+
+
+def _sections_restore(
+    club: Club, checked: dict, made: dict[str, list], users: Mapping[str, Any]
+) -> None:
+    """Write every section's rows; `made` maps a list's key to its restored objects in order."""
+    for section in SECTIONS:
+        objects = []
+        for i, (values, refs) in enumerate(checked[section.key]):
+            path = f"{section.key}[{i}]"
+            kwargs = dict(values)
+            for name, target in section.refs.items():
+                if target == CLUB:
+                    kwargs[name] = club
+                elif target == USER:
+                    kwargs[name] = users.get(refs[name]) if refs[name] is not None else None
+                else:
+                    kwargs[name] = made[target][refs[name]] if refs[name] is not None else None
+            for name, make in section.fresh.items():
+                if (
+                    name in kwargs
+                    and section.model._default_manager.filter(**{name: kwargs[name]}).exists()
+                ):
+                    kwargs[name] = make()
+            # auto_now_add columns take the document's time after the insert.
+            stamped = {
+                f.name: kwargs.pop(f.name)
+                for f in section.model._meta.concrete_fields
+                if getattr(f, "auto_now_add", False) and f.name in kwargs
+            }
+            try:
+                with transaction.atomic():
+                    obj = section.model._default_manager.create(**kwargs)
+            except IntegrityError as exc:
+                raise BackupError(path, f"refused by the database: {exc}") from exc
+            _stamp(section.model, obj.pk, **stamped)
+            objects.append(obj)
+        made[section.key] = objects

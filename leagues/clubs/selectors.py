@@ -1,0 +1,50 @@
+"""Reads of clubs, members, players and seasons."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import F, Max, Q, QuerySet
+from django.utils import timezone
+
+from kaiser_league.collation import sorted_by_name
+from leagues.clubs.models import Club, Membership, Season
+
+
+def clubs_of(user: AbstractBaseUser) -> QuerySet[Membership]:
+    """The user's memberships with their clubs, by club name."""
+    return Membership.objects.filter(user=user).select_related("club").order_by("club__name")
+
+
+def club_seasons(club: Club) -> list[Season]:
+    return list(club.seasons.select_related("standings").order_by("-starts_on", "name"))
+
+
+def club_players_recent_first(club: Club) -> list:
+    """The club's players, those who sat at a table most recently first, then in name order
+    (`name_key`: accents sort with their letter)."""
+    players = list(
+        club.players.annotate(last_played=Max("seats__game__created_at"))
+        .order_by(F("last_played").desc(nulls_last=True))
+        .only("pk", "name", "club_id")
+    )
+    # Stable sorts: by name first, then by recency, so equal recency (never played) keeps names.
+    players = sorted_by_name(players, lambda p: p.name)
+    played = [p for p in players if p.last_played is not None]
+    played.sort(key=lambda p: p.last_played, reverse=True)
+    return played + [p for p in players if p.last_played is None]
+
+
+def club_players_by_name(club: Club) -> list:
+    """The club's players in name order (`name_key`), with their linked accounts."""
+    return sorted_by_name(club.players.select_related("user"), lambda p: p.name)
+
+
+def club_current_season(club: Club):
+    """The season in progress today (the latest started, not yet ended), or None."""
+    today = timezone.localdate()
+    return (
+        club.seasons.filter(starts_on__lte=today)
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=today))
+        .order_by("-starts_on")
+        .first()
+    )

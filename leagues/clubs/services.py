@@ -1,0 +1,342 @@
+"""Writes of clubs, members, players and seasons: each checks what it is asked and writes in one
+transaction. A change to what counts in a club's standings is announced through
+`club_counting_changed` (the standings room listens), so this room never imports the rooms above it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import secrets
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, models, transaction
+from django.db.models import Q
+from django.dispatch import Signal
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from kaiser_league.inputs import InputError, name_check
+from leagues.clubs.models import (
+    Club,
+    Invitation,
+    InvitationUse,
+    Membership,
+    Player,
+    Season,
+    name_key,
+)
+from leagues.clubs.roles import Role
+
+log = logging.getLogger(__name__)
+
+# Sent (after the transaction commits) when a club starts or stops asking for hands to be
+# confirmed, which changes which games count: keyword arguments `club_id` and `season_ids`.
+club_counting_changed = Signal()
+
+INVITATION_DAYS = 14
+
+
+MAX_CLUB_NAME = 100  # Club.name
+MAX_PLAYER_NAME = 80  # Player.name
+MAX_SEASON_NAME = 100  # Season.name
+MAX_SLUG_TRIES = 1000
+
+
+class LeagueError(ValueError):
+    """A refused club, member, player or season change; the message says why (translated);
+    `field` names the form field it is about ("" for the whole form)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _name(value: str, field: str, max_length: int) -> str:
+    """A checked name (kaiser_league.inputs.name_check), refused as a LeagueError."""
+    try:
+        return name_check(value, field=field, max_length=max_length)
+    except InputError as error:
+        raise LeagueError(error.message, field) from None
+
+
+def club_create(*, name: str, owner: AbstractBaseUser, slug: str = "") -> Club:
+    """A new club owned by `owner`. The short name comes from the name when not given; when it
+    is taken (even by a club created at this very moment) the next free `-2`, `-3`... is used.
+    An owner who already owns a club of that name (any case) is refused with LeagueError
+    naming it: a double-tapped "Create" (or ten at once) makes one club."""
+    from django.contrib.auth import get_user_model
+
+    name = _name(name, "name", MAX_CLUB_NAME)
+    base = slugify(slug or name)[:50] or "club"
+    if base == "new":  # clubs/new/ is the page that creates a club
+        base = "new-club"
+    n = 1
+    while True:
+        candidate = base if n == 1 else f"{base}-{n}"
+        if not Club.objects.filter(slug=candidate).exists():
+            try:
+                with transaction.atomic():
+                    # One owner's creates take turns (their account row is locked; SQLite
+                    # serialises writers anyway), so this check sees a club made a moment ago.
+                    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+                    if Club.objects.filter(
+                        memberships__user=owner, memberships__role=Role.OWNER, name__iexact=name
+                    ).exists():
+                        raise LeagueError(
+                            _("You already have a club called %(name)s.") % {"name": name}, "name"
+                        )
+                    club = Club.objects.create(name=name, slug=candidate)
+                    Membership.objects.create(club=club, user=owner, role=Role.OWNER)
+                    return club
+            except IntegrityError:
+                # Another request took this short name between the check and the insert.
+                if not Club.objects.filter(slug=candidate).exists() or n > MAX_SLUG_TRIES:
+                    raise
+        n += 1
+
+
+def club_settings_update(
+    *,
+    club: Club,
+    name: str,
+    standings_public: bool,
+    hands_need_confirmation: bool,
+    pot_per_set: int | None = None,
+) -> Club:
+    """Change the club's name and switches, and the pot its new games keep (cents per set
+    bid, None: no pot). A change of what counts re-queues the rebuilds."""
+    if pot_per_set is not None and not 0 <= pot_per_set <= 100_000:
+        raise LeagueError(_("The pot per set bid is at most 1000."), "pot_per_set")
+    name = _name(name, "name", MAX_CLUB_NAME)
+    with transaction.atomic():
+        counting_changed = club.hands_need_confirmation != hands_need_confirmation
+        club.name = name
+        club.standings_public = standings_public
+        club.hands_need_confirmation = hands_need_confirmation
+        club.pot_per_set = pot_per_set
+        club.save(
+            update_fields=["name", "standings_public", "hands_need_confirmation", "pot_per_set"]
+        )
+        if counting_changed:
+            season_ids = list(club.seasons.values_list("pk", flat=True))
+            transaction.on_commit(
+                lambda: club_counting_changed.send(
+                    sender=Club, club_id=club.pk, season_ids=season_ids
+                ),
+                robust=True,
+            )
+    return club
+
+
+def _club_lock(club_id: int) -> Club:
+    """Lock the club row: every change to who holds which role in a club goes through it, so
+    two changes never decide on the same stale picture (two owners demoting each other)."""
+    return Club.objects.select_for_update().get(pk=club_id)
+
+
+def invitation_create(
+    *,
+    club: Club,
+    role: str = Role.MEMBER,
+    created_by: AbstractBaseUser | None = None,
+    max_uses: int = 1,
+    days: int = INVITATION_DAYS,
+) -> Invitation:
+    """A link that lets up to `max_uses` people (1 to 100; one by default) join `club` as `role`
+    (not owner) within `days` (1 to 60)."""
+    if role not in Role.values or role == Role.OWNER:
+        raise LeagueError(_("Invitations are for directors, scorers and members."))
+    if not 1 <= max_uses <= 100:
+        raise LeagueError(_("An invitation is used by 1 to 100 people."))
+    if not 1 <= days <= 60:
+        raise LeagueError(_("An invitation lasts 1 to 60 days."))
+    return Invitation.objects.create(
+        club=club,
+        token=secrets.token_urlsafe(24),
+        role=role,
+        created_by=created_by,
+        max_uses=max_uses,
+        expires_at=timezone.now() + datetime.timedelta(days=days),
+    )
+
+
+def invitation_valid(token: str) -> Invitation | None:
+    """The invitation behind `token` while it can still bring someone in (not revoked, not
+    expired, uses left); None otherwise."""
+    invitation = (
+        Invitation.objects.select_related("club")
+        .annotate(used=models.Count("uses"))
+        .filter(token=token, revoked=False, expires_at__gt=timezone.now())
+        .first()
+        if token
+        else None
+    )
+    if invitation is None or invitation.used >= invitation.max_uses:
+        return None
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
+    """Make `user` a member of the invitation's club (an existing member keeps their role and
+    uses nothing). Each newcomer uses the link once, kept with their name; a link used up,
+    revoked or expired is refused (LeagueError), also when two people race for its last use."""
+    _club_lock(invitation.club_id)
+    locked = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    existing = Membership.objects.filter(club_id=locked.club_id, user=user).first()
+    if existing is not None:
+        return existing
+    if locked.revoked or locked.expires_at <= timezone.now():
+        raise LeagueError(_("This invitation no longer works: ask for a new one."))
+    if locked.uses.count() >= locked.max_uses:
+        raise LeagueError(_("This invitation has been used up: ask for a new one."))
+    membership = Membership.objects.create(club_id=locked.club_id, user=user, role=locked.role)
+    InvitationUse.objects.create(invitation=locked, user=user, username=user.get_username())
+    return membership
+
+
+def invitation_revoke(*, invitation: Invitation) -> None:
+    Invitation.objects.filter(pk=invitation.pk).update(revoked=True)
+
+
+@transaction.atomic
+def membership_role_set(
+    *, membership: Membership, role: str, by: AbstractBaseUser | None = None
+) -> Membership:
+    """Give a member another role; the club always keeps at least one owner. The club row is
+    locked first, so concurrent changes are decided one after the other. `by`, when given, must
+    be an owner of the club (checked on the locked picture)."""
+    if role not in Role.values:
+        raise LeagueError(_("Unknown role."))
+    _club_lock(membership.club_id)
+    locked = Membership.objects.filter(pk=membership.pk).first()
+    if locked is None:
+        raise LeagueError(_("This person is no longer a member."))
+    if (
+        by is not None
+        and not Membership.objects.filter(club_id=locked.club_id, user=by, role=Role.OWNER).exists()
+    ):
+        raise LeagueError(_("Only an owner changes roles."))
+    if locked.role == Role.OWNER and role != Role.OWNER:
+        owners = Membership.objects.filter(club_id=locked.club_id, role=Role.OWNER)
+        if not owners.filter(~Q(pk=locked.pk)).exists():
+            raise LeagueError(_("The club must keep at least one owner."))
+    locked.role = role
+    locked.save(update_fields=["role"])
+    return locked
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, by: AbstractBaseUser) -> None:
+    """Remove a member from the club. Owners remove anyone, directors anyone but an owner; the
+    last owner stays. Every power over the club's games ends with it (access goes through the
+    membership), and the club's players linked to the account are unlinked."""
+    _club_lock(membership.club_id)
+    locked = Membership.objects.filter(pk=membership.pk).first()
+    if locked is None:
+        return  # removed already: nothing more to do
+    remover = Membership.objects.filter(club_id=locked.club_id, user=by).first()
+    if remover is None or remover.role not in (Role.OWNER, Role.DIRECTOR):
+        raise LeagueError(_("Only an owner or a director removes members."))
+    if locked.role == Role.OWNER:
+        if remover.role != Role.OWNER:
+            raise LeagueError(_("Only an owner removes an owner."))
+        if (
+            not Membership.objects.filter(club_id=locked.club_id, role=Role.OWNER)
+            .exclude(pk=locked.pk)
+            .exists()
+        ):
+            raise LeagueError(_("The club must keep at least one owner."))
+    Player.objects.filter(club_id=locked.club_id, user_id=locked.user_id).update(user=None)
+    locked.delete()
+
+
+def player_save(*, club: Club, name: str, player: Player | None = None) -> Player:
+    """Add a player to the club, or rename `player`. Names are unique in a club under their
+    case-folded key: a clash, even with a player added at this very moment, raises LeagueError
+    naming it."""
+    name = _name(name, "name", MAX_PLAYER_NAME)
+    clash = Player.objects.filter(club=club, name_key=name_key(name))
+    if player is not None:
+        clash = clash.exclude(pk=player.pk)
+    taken = LeagueError(_("The club already has a player called %(name)s.") % {"name": name})
+    if clash.exists():
+        raise taken
+    try:
+        with transaction.atomic():
+            if player is None:
+                return Player.objects.create(club=club, name=name)
+            player.name = name
+            player.save(update_fields=["name"])
+            return player
+    except IntegrityError:
+        # The database's unique constraint caught a rival request that won the race.
+        if clash.exists():
+            raise taken from None
+        raise
+
+
+@transaction.atomic
+def player_link(*, player: Player, user: AbstractBaseUser | None) -> Player:
+    """Link the player to an account that is a member of the club (None unlinks)."""
+    if user is not None:
+        if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
+            raise LeagueError(_("Only a member of the club can be linked to one of its players."))
+        if Player.objects.filter(club_id=player.club_id, user=user).exclude(pk=player.pk).exists():
+            raise LeagueError(_("That account is already linked to another player."))
+    player.user = user
+    player.save(update_fields=["user"])
+    return player
+
+
+def season_create(
+    *,
+    club: Club,
+    name: str,
+    starts_on: datetime.date,
+    ends_on: datetime.date | None = None,
+    rules: dict | None = None,
+) -> Season:
+    """A new season of the club with a rules preset (validated by the engine)."""
+    from scorecards.rules import KaiserError, rules_build
+
+    name = _name(name, "name", MAX_SEASON_NAME)
+    if ends_on is not None and ends_on < starts_on:
+        raise LeagueError(_("A season cannot end before it starts."))
+    taken = LeagueError(_("The club already has a season called %(name)s.") % {"name": name})
+    if Season.objects.filter(club=club, name=name).exists():
+        raise taken
+    rules = dict(rules or {"preset": "standard"})
+    try:
+        rules_build(rules)
+    except KaiserError as exc:
+        raise LeagueError(str(exc)) from exc
+    try:
+        with transaction.atomic():
+            return Season.objects.create(
+                club=club, name=name, starts_on=starts_on, ends_on=ends_on, rules=rules
+            )
+    except IntegrityError:
+        if Season.objects.filter(club=club, name=name).exists():
+            raise taken from None
+        raise
+
+
+def account_create(*, username: str, email: str, password: str) -> AbstractBaseUser:
+    """A new account (the sign-up page has validated the fields). A username taken meanwhile,
+    by a sign-up at this very moment, raises LeagueError naming it."""
+    from django.contrib.auth import get_user_model
+
+    model = get_user_model()
+    taken = LeagueError(_("A user with that username already exists."))
+    if model.objects.filter(username__iexact=username).exists():
+        raise taken
+    try:
+        with transaction.atomic():
+            return model.objects.create_user(username=username, email=email, password=password)
+    except IntegrityError:
+        if model.objects.filter(username=username).exists():
+            raise taken from None
+        raise

@@ -1,0 +1,195 @@
+"""Standings and ratings: derived data, snapshot rows written only by
+`leagues.standings.rebuild` (standings_rebuild / ratings_rebuild), always rebuildable from the
+stored hands."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from leagues.clubs.models import Club, Player, Season
+
+
+class StandingsSnapshot(models.Model):
+    """When a season's standings were last computed, and from how much."""
+
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="standings")
+    computed_at = models.DateTimeField()
+    games = models.PositiveIntegerField(default=0)
+    hands = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Standings of {self.season} at {self.computed_at:%Y-%m-%d %H:%M:%S}"
+
+
+class StandingFigures(models.Model):
+    """The figures of one line of the standings (a player, or a partnership of two)."""
+
+    games = models.PositiveIntegerField(_("games"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    win_pct = models.FloatField(_("win %"), default=0)
+    points_for = models.IntegerField(_("points for"), default=0)
+    points_against = models.IntegerField(_("points against"), default=0)
+    hands = models.PositiveIntegerField(_("hands"), default=0)
+    avg_points = models.FloatField(_("avg points per hand"), default=0)
+    bids_made = models.PositiveIntegerField(_("bids made"), default=0)
+    bids_attempted = models.PositiveIntegerField(_("bids attempted"), default=0)
+    nt_bids_made = models.PositiveIntegerField(_("no-trump bids made"), default=0)
+    times_set = models.PositiveIntegerField(_("times set"), default=0)
+    kaisers = models.PositiveIntegerField(_("kaisers"), default=0)
+    # Signed: +3 is three wins in a row, -2 two losses (the latest games of the season).
+    streak = models.IntegerField(_("streak"), default=0)
+
+    FIGURES = (
+        "games",
+        "wins",
+        "win_pct",
+        "points_for",
+        "points_against",
+        "hands",
+        "avg_points",
+        "bids_made",
+        "bids_attempted",
+        "nt_bids_made",
+        "times_set",
+        "kaisers",
+        "streak",
+    )
+
+    class Meta:
+        abstract = True
+
+    def figures(self) -> dict:
+        return {name: getattr(self, name) for name in self.FIGURES}
+
+
+class PlayerStanding(StandingFigures):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="player_standings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+
+    class Meta:
+        ordering = ["-wins", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="standing_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.season}"
+
+
+class PartnershipStanding(StandingFigures):
+    """Two players who sat on the same side; `first` has the lower id."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="partnership_standings"
+    )
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["-wins", "first__name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "first", "second"], name="standing_partnership_once"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(first__lt=models.F("second")), name="partnership_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} & {self.second} in {self.season}"
+
+
+class RatingSnapshot(models.Model):
+    """When a club's ratings were last computed, and from how many games."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, related_name="ratings")
+    computed_at = models.DateTimeField()
+    games = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Ratings of {self.club} at {self.computed_at:%Y-%m-%d %H:%M:%S}"
+
+
+class PlayerRating(models.Model):
+    """A player's OpenSkill rating after every counted game of the club; shown as `ordinal`
+    (mu - 3 sigma), the conservative number."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="player_ratings")
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(_("rating"))
+    games = models.PositiveIntegerField(_("games"), default=0)
+
+    class Meta:
+        ordering = ["-ordinal"]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.ordinal:.1f}"
+
+
+class RatingPoint(models.Model):
+    """A player's rating right after one game: the rating-over-time chart."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_points")
+    game = models.ForeignKey("scorecards.Game", on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField()  # the game's place in the club's game order
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["player", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="rating_point_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} after game {self.game_id}: {self.ordinal:.1f}"
+
+
+class RebuildKind(models.TextChoices):
+    STANDINGS = "standings", _("standings")
+    RATINGS = "ratings", _("ratings")
+
+
+class RebuildFailure(models.Model):
+    """A standings (one season) or ratings (one club) rebuild that could not finish, or left out
+    games the rules engine could not score. Kept until the next clean rebuild of the same
+    season or club; shown in the admin and to the club's directors on the standings page."""
+
+    kind = models.CharField(_("kind"), max_length=10, choices=RebuildKind.choices)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rebuild_failures")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="rebuild_failures"
+    )
+    error = models.TextField(_("error"))
+    # Games left out because the engine raised on them (the rest was counted and stored).
+    games_left_out = models.JSONField(_("games left out"), default=list, blank=True)
+    failed_at = models.DateTimeField(_("failed at"))
+
+    class Meta:
+        ordering = ["-failed_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season"],
+                condition=models.Q(kind="standings"),
+                name="rebuild_failure_once_per_season",
+            ),
+            models.UniqueConstraint(
+                fields=["club"],
+                condition=models.Q(kind="ratings"),
+                name="rebuild_failure_once_per_club",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="standings", season__isnull=False)
+                | models.Q(kind="ratings", season__isnull=True),
+                name="rebuild_failure_kind_matches",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        what = self.season if self.season_id else self.club
+        return f"{self.get_kind_display()} of {what}: {self.error[:80]}"

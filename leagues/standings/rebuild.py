@@ -1,0 +1,303 @@
+"""Rebuilding the derived data (standings, ratings) of a season or club: snapshots computed from
+the stored hands through the rules engine (`leagues.standings.derived`). A rebuild is idempotent:
+rebuilding twice changes nothing but the snapshot's computed-at time. A failed rebuild is
+recorded as a RebuildFailure and never stops the others."""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import DatabaseError, InterfaceError, OperationalError, models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from leagues.clubs.models import Club, Season
+from leagues.standings.derived import LeftOut, counted_games, ratings_compute, standings_compute
+from leagues.standings.models import (
+    PartnershipStanding,
+    PlayerRating,
+    PlayerStanding,
+    RatingPoint,
+    RatingSnapshot,
+    RebuildFailure,
+    RebuildKind,
+    StandingFigures,
+    StandingsSnapshot,
+)
+
+log = logging.getLogger(__name__)
+
+
+def _rows_replace(
+    queryset: models.QuerySet,
+    key: Callable[[Any], Any],
+    fields: Iterable[str],
+    wanted: dict[Any, dict],
+    build: Callable[[Any, dict], models.Model],
+) -> bool:
+    """Make the rows of `queryset` exactly `wanted` ({key: figures}); write nothing when they
+    already are. Returns True if anything was written."""
+    fields = tuple(fields)
+    existing = {key(row): row for row in queryset}
+    current = {k: {f: getattr(row, f) for f in fields} for k, row in existing.items()}
+    if current == wanted:
+        return False
+    stale = [row.pk for k, row in existing.items() if k not in wanted]
+    changed = []
+    for k, figures in wanted.items():
+        row = existing.get(k)
+        if row is not None and current[k] != figures:
+            for name, value in figures.items():
+                setattr(row, name, value)
+            changed.append(row)
+    if stale:
+        queryset.model.objects.filter(pk__in=stale).delete()
+    if changed:
+        queryset.model.objects.bulk_update(changed, fields, batch_size=500)
+    new = [build(k, figures) for k, figures in wanted.items() if k not in existing]
+    if new:
+        queryset.model.objects.bulk_create(new, batch_size=500)
+    return True
+
+
+def _newer_snapshot_exists(snapshot: models.Model | None, started: datetime.datetime) -> bool:
+    # A rebuild that began reading later has seen everything this one saw and more: never let
+    # an older computation overwrite it.
+    return snapshot is not None and snapshot.computed_at > started
+
+
+# A database that is away or busy: worth another try (the Celery task retries these). Anything
+# else a rebuild raises is a fact about the data, recorded in RebuildFailure for people to see.
+TRANSIENT_ERRORS = (OperationalError, InterfaceError)
+
+
+def _failure_record(
+    *, kind: str, club_id: int, season_id: int | None, error: str, left_out: list[LeftOut]
+) -> None:
+    """Note (or refresh) why the rebuild of a season or club failed. Never raises: the note is
+    for people; the season or club it is about may even be gone by now."""
+    text = error or _("Games left out: the rules engine could not score them.")
+    try:
+        with transaction.atomic():
+            RebuildFailure.objects.update_or_create(
+                kind=kind,
+                club_id=club_id,
+                season_id=season_id,
+                defaults={
+                    "error": text[:4000],
+                    "games_left_out": [
+                        {"game": item.game_id, "error": item.error} for item in left_out
+                    ],
+                    "failed_at": timezone.now(),
+                },
+            )
+    except DatabaseError:
+        log.exception("could not record the failed %s rebuild of %s/%s", kind, club_id, season_id)
+
+
+def _rebuild_isolated(
+    kind: str, club_id: int, season_id: int | None, rebuild: Callable[[list[LeftOut]], Any]
+) -> tuple[Any, str]:
+    """Run `rebuild(left_out)`; on any error (but a transient one, re-raised for a retry) or
+    when it left games out, record it. Returns (its result or None, the error text or "")."""
+    left_out: list[LeftOut] = []
+    try:
+        result = rebuild(left_out)
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception as exc:  # isolate: one season never stops the others
+        log.exception("the %s rebuild of club %s season %s failed", kind, club_id, season_id)
+        error = f"{type(exc).__name__}: {exc}"
+        _failure_record(
+            kind=kind, club_id=club_id, season_id=season_id, error=error, left_out=left_out
+        )
+        return None, error
+    if left_out:
+        error = _("%(count)s game(s) left out: the rules engine could not score them.") % {
+            "count": len(left_out)
+        }
+        _failure_record(
+            kind=kind, club_id=club_id, season_id=season_id, error=error, left_out=left_out
+        )
+        return result, error
+    return result, ""
+
+
+def standings_rebuild(*, season_id: int) -> StandingsSnapshot | None:
+    """Recompute the standings of season `season_id` from its counted games and store them.
+
+    Idempotent. The snapshot's computed_at is when the reading began. Returns the snapshot, or
+    None if the season no longer exists, a newer rebuild already stored its result, or the
+    rebuild failed. A failure never raises (but a transient database error, for a retry): it
+    is recorded as a RebuildFailure, and the season keeps its last good standings. Games the
+    engine cannot score are left out and recorded the same way."""
+    season = Season.objects.filter(pk=season_id).only("pk", "club_id").first()
+    if season is None:
+        return None
+    result, _error = _rebuild_isolated(
+        RebuildKind.STANDINGS,
+        season.club_id,
+        season.pk,
+        lambda left_out: _standings_write(season_id, left_out),
+    )
+    return result
+
+
+def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapshot | None:
+    started = timezone.now()
+    season = Season.objects.select_related("club").filter(pk=season_id).first()
+    if season is None:
+        return None
+    players, pairs, game_count, hand_count = standings_compute(
+        counted_games(season.club, season, left_out)
+    )
+    fields = StandingFigures.FIGURES
+    with transaction.atomic():
+        snapshot = StandingsSnapshot.objects.select_for_update().filter(season=season).first()
+        if _newer_snapshot_exists(snapshot, started):
+            return None
+        _rows_replace(
+            PlayerStanding.objects.filter(season=season),
+            lambda row: row.player_id,
+            fields,
+            players,
+            lambda k, figures: PlayerStanding(season=season, player_id=k, **figures),
+        )
+        _rows_replace(
+            PartnershipStanding.objects.filter(season=season),
+            lambda row: (row.first_id, row.second_id),
+            fields,
+            pairs,
+            lambda k, figures: PartnershipStanding(
+                season=season, first_id=k[0], second_id=k[1], **figures
+            ),
+        )
+        snapshot, _created = StandingsSnapshot.objects.update_or_create(
+            season=season,
+            defaults={"computed_at": started, "games": game_count, "hands": hand_count},
+        )
+        if not left_out:
+            RebuildFailure.objects.filter(kind=RebuildKind.STANDINGS, season=season).delete()
+    return snapshot
+
+
+def ratings_rebuild(*, club_id: int) -> RatingSnapshot | None:
+    """Recompute the OpenSkill ratings of club `club_id` from all its counted games, in game
+    order, and store the final ratings and each player's rating after every game.
+
+    Idempotent (the same games give the same numbers). Returns the snapshot, or None if the
+    club no longer exists, a newer rebuild already stored its result, or the rebuild failed
+    (recorded as a RebuildFailure, as for standings_rebuild)."""
+    if not Club.objects.filter(pk=club_id).exists():
+        return None
+    result, _error = _rebuild_isolated(
+        RebuildKind.RATINGS, club_id, None, lambda left_out: _ratings_write(club_id, left_out)
+    )
+    return result
+
+
+def _ratings_write(club_id: int, left_out: list[LeftOut]) -> RatingSnapshot | None:
+    started = timezone.now()
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None:
+        return None
+    final, history, game_count = ratings_compute(counted_games(club, left_out=left_out))
+    points = {
+        (after.player_id, after.game_id): {
+            "seq": after.seq,
+            "mu": after.mu,
+            "sigma": after.sigma,
+            "ordinal": after.ordinal,
+        }
+        for after in history
+    }
+    with transaction.atomic():
+        snapshot = RatingSnapshot.objects.select_for_update().filter(club=club).first()
+        if _newer_snapshot_exists(snapshot, started):
+            return None
+        _rows_replace(
+            PlayerRating.objects.filter(club=club),
+            lambda row: row.player_id,
+            ("mu", "sigma", "ordinal", "games"),
+            final,
+            lambda k, values: PlayerRating(club=club, player_id=k, **values),
+        )
+        _rows_replace(
+            RatingPoint.objects.filter(player__club=club),
+            lambda row: (row.player_id, row.game_id),
+            ("seq", "mu", "sigma", "ordinal"),
+            points,
+            lambda k, values: RatingPoint(player_id=k[0], game_id=k[1], **values),
+        )
+        snapshot, _created = RatingSnapshot.objects.update_or_create(
+            club=club, defaults={"computed_at": started, "games": game_count}
+        )
+        if not left_out:
+            RebuildFailure.objects.filter(kind=RebuildKind.RATINGS, club=club).delete()
+    return snapshot
+
+
+@dataclass
+class RebuildReport:
+    """What derived_data_rebuild_all did: how many it rebuilt, and what it could not (as
+    (what, why) pairs, e.g. ("standings of season 3 “2026” of club regina", "ValueError: ..."))."""
+
+    seasons: int = 0
+    clubs: int = 0
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+
+def derived_data_rebuild_all(
+    *, season_ids: Iterable[int] | None = None, club_ids: Iterable[int] | None = None
+) -> RebuildReport:
+    """Rebuild now, in this process (manage.py standings_rebuild): the given seasons and clubs,
+    or every one when None. Goes on past any failure, transient ones included, and reports
+    them (they are also recorded as RebuildFailure rows)."""
+    seasons = Season.objects.select_related("club").order_by("pk")
+    if season_ids is not None:
+        seasons = seasons.filter(pk__in=list(season_ids))
+    clubs = Club.objects.order_by("pk")
+    if club_ids is not None:
+        clubs = clubs.filter(pk__in=list(club_ids))
+    report = RebuildReport()
+    jobs = [
+        (
+            _("standings of season %(id)s “%(name)s” of club %(club)s")
+            % {"id": season.pk, "name": season.name, "club": season.club.slug},
+            RebuildKind.STANDINGS,
+            season.club_id,
+            season.pk,
+            functools.partial(_standings_write, season.pk),
+        )
+        for season in seasons
+    ]
+    jobs += [
+        (
+            _("ratings of club %(club)s") % {"club": club.slug},
+            RebuildKind.RATINGS,
+            club.pk,
+            None,
+            functools.partial(_ratings_write, club.pk),
+        )
+        for club in clubs
+    ]
+    for label, kind, club_id, season_id, rebuild in jobs:
+        try:
+            _result, error = _rebuild_isolated(kind, club_id, season_id, rebuild)
+        except TRANSIENT_ERRORS as exc:
+            error = f"{type(exc).__name__}: {exc}"
+            _failure_record(
+                kind=kind, club_id=club_id, season_id=season_id, error=error, left_out=[]
+            )
+        if error:
+            report.failures.append((label, error))
+        if kind == RebuildKind.STANDINGS:
+            report.seasons += 1
+        else:
+            report.clubs += 1
+    return report

@@ -1,0 +1,183 @@
+"""Queueing the rebuilds of derived data (standings, ratings; `leagues.standings.rebuild`).
+
+Rebuilds are queued by `derived_data_queue` after a game's result changes and by
+`derived_data_mark_stale` when games stop counting; the periodic `derived_data_reconcile` and
+`manage.py standings_rebuild --all` catch up on anything missed (a broker that was down, a worker
+that died).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Exists, Max, OuterRef, Subquery
+from kombu.exceptions import OperationalError as BrokerError
+
+from leagues.clubs.models import Club, Season
+from leagues.standings.models import (
+    PlayerRating,
+    PlayerStanding,
+    RatingSnapshot,
+    RebuildFailure,
+    RebuildKind,
+    StandingsSnapshot,
+)
+from scorecards.models import Game
+
+log = logging.getLogger(__name__)
+
+
+def derived_data_mark_stale(
+    *, season_ids: Iterable[int] = (), club_ids: Iterable[int] = ()
+) -> None:
+    """Say that the standings of `season_ids` and the ratings of `club_ids` no longer match
+    their games (a game was deleted, or stopped counting), and queue their rebuild after the
+    current transaction commits. The snapshot rows go, so even with the broker down the periodic
+    reconciliation sees them stale; the figures shown stay until the rebuild replaces them."""
+    season_ids = sorted({s for s in season_ids if s is not None})
+    club_ids = sorted({c for c in club_ids if c is not None})
+    StandingsSnapshot.objects.filter(season_id__in=season_ids).delete()
+    RatingSnapshot.objects.filter(club_id__in=club_ids).delete()
+    transaction.on_commit(
+        lambda: derived_data_send(season_ids=season_ids, club_ids=club_ids), robust=True
+    )
+
+
+def games_delete(*, games: Iterable[Any]) -> int:
+    """Delete games (the admin's delete) and mark the standings and ratings they were part of
+    stale, so the deleted games leave the standings. Returns how many games were deleted."""
+    ids = [game.pk for game in games]
+    with transaction.atomic():
+        rows = list(Game.objects.filter(pk__in=ids).values_list("season_id", "club_id"))
+        Game.objects.filter(pk__in=ids).delete()
+        derived_data_mark_stale(
+            season_ids=[season for season, _club in rows], club_ids=[club for _s, club in rows]
+        )
+    return len(rows)
+
+
+def derived_data_send(*, season_ids: Iterable[int] = (), club_ids: Iterable[int] = ()) -> bool:
+    """Queue the rebuilds now. Never raises: a broker that is down (or an eager rebuild that
+    fails) is logged, and reconciliation catches up later. Returns True if all were queued."""
+    from leagues.standings import tasks  # the tasks module imports this one
+
+    ok = True
+    jobs = [(tasks.standings_rebuild, s) for s in season_ids]
+    jobs += [(tasks.ratings_rebuild, c) for c in club_ids]
+    if not jobs:
+        return True
+    with contextlib.ExitStack() as stack:
+        connection = None
+        if not tasks.standings_rebuild.app.conf.task_always_eager:
+            connection = stack.enter_context(_publish_connection())
+        for task, object_id in jobs:
+            try:
+                # No publish retries: a hand submit must never wait on a broker that is down.
+                task.apply_async((object_id,), retry=False, connection=connection)
+            except (BrokerError, *BROKER_SOCKET_ERRORS):
+                # Down for one is down for all: do not pay the timeout again per job.
+                log.exception("broker down: could not queue %s; reconciliation will catch up", jobs)
+                return False
+            except Exception:  # an eager rebuild that failed: the hand is saved, log and go on
+                ok = False
+                log.exception(
+                    "could not run %s(%s); reconciliation will catch up", task.name, object_id
+                )
+    return ok
+
+
+# A broker that hangs (stopped, overloaded, a half-open connection) rather than refusing.
+BROKER_SOCKET_ERRORS = (OSError, TimeoutError)
+
+
+def _publish_connection() -> Any:
+    """A broker connection for publishing from a request, with short socket timeouts
+    (BROKER_PUBLISH_TIMEOUT, default 0.5 s): a broker that refuses, or one that accepts and
+    never answers, costs a hand submit at most about that, never the worker's long timeouts.
+    Workers keep CELERY_BROKER_TRANSPORT_OPTIONS (their blocking reads need longer)."""
+    from django.conf import settings
+
+    from kaiser_league.celery import app
+
+    timeout = settings.BROKER_PUBLISH_TIMEOUT
+    options = {
+        **app.conf.broker_transport_options,
+        "max_retries": 0,
+        "socket_connect_timeout": timeout,
+        "socket_timeout": timeout,
+    }
+    return app.connection_for_write(connect_timeout=timeout, transport_options=options)
+
+
+def derived_data_queue(*, game: Any) -> None:
+    """After the current transaction commits, queue the rebuild of the standings of `game`'s
+    season and the ratings of its club. Never raises (see derived_data_send)."""
+    if game.club_id is None:
+        return
+    season_ids = [game.season_id] if game.season_id else []
+    club_ids = [game.club_id]
+    transaction.on_commit(
+        lambda: derived_data_send(season_ids=season_ids, club_ids=club_ids), robust=True
+    )
+
+
+def derived_data_stale() -> tuple[list[int], list[int]]:
+    """Seasons and clubs whose snapshot is missing or older than a change to their games
+    (a hand entered, corrected, undone or confirmed, a game finished, abandoned or deleted).
+    A season or club whose last rebuild failed is not retried until something changes."""
+    changed = Max("games__updated_at")
+    confirmed = Max("games__hands__confirmed_at")
+    season_games = Game.objects.filter(season=OuterRef("pk"))
+    season_rows = PlayerStanding.objects.filter(season=OuterRef("pk"))
+    failed_season = RebuildFailure.objects.filter(
+        kind=RebuildKind.STANDINGS, season=OuterRef("pk")
+    ).values("failed_at")[:1]
+    seasons = (
+        Season.objects.filter(Exists(season_games) | Exists(season_rows))
+        .annotate(changed=changed, confirmed=confirmed, failed=Subquery(failed_season))
+        .values_list("pk", "changed", "confirmed", "standings__computed_at", "failed")
+    )
+    club_games = Game.objects.filter(club=OuterRef("pk"))
+    club_rows = PlayerRating.objects.filter(club=OuterRef("pk"))
+    failed_club = RebuildFailure.objects.filter(
+        kind=RebuildKind.RATINGS, club=OuterRef("pk")
+    ).values("failed_at")[:1]
+    clubs = (
+        Club.objects.filter(Exists(club_games) | Exists(club_rows))
+        .annotate(changed=changed, confirmed=confirmed, failed=Subquery(failed_club))
+        .values_list("pk", "changed", "confirmed", "ratings__computed_at", "failed")
+    )
+
+    def stale(rows: Iterable[tuple]) -> list[int]:
+        out = []
+        for pk, changed_at, confirmed_at, computed_at, failed_at in rows:
+            times = [t for t in (changed_at, confirmed_at) if t is not None]
+            latest = max(times) if times else None
+            if failed_at is not None and (latest is None or failed_at > latest):
+                continue  # the same data would fail the same way: wait for a change
+            if computed_at is None or (latest is not None and latest >= computed_at):
+                out.append(pk)
+        return sorted(set(out))
+
+    return stale(seasons), stale(clubs)
+
+
+def derived_data_reconcile() -> tuple[list[int], list[int]]:
+    """Queue a rebuild of every stale season and club (the periodic beat job). Returns them."""
+    season_ids, club_ids = derived_data_stale()
+    if season_ids or club_ids:
+        log.info("reconciling standings of seasons %s, ratings of clubs %s", season_ids, club_ids)
+        derived_data_send(season_ids=season_ids, club_ids=club_ids)
+    return season_ids, club_ids
+
+
+def club_counting_changed_receive(
+    *, club_id: int, season_ids: Iterable[int], **_kwargs: Any
+) -> None:
+    """Receiver of `leagues.clubs.services.club_counting_changed`: what counts changed, so every
+    season of the club and its ratings are rebuilt."""
+    derived_data_send(season_ids=season_ids, club_ids=[club_id])
