@@ -30,7 +30,7 @@ from bench.harness import (
     production_env,
     result,
 )
-from bench.load_night import _join, night_plan, night_setup, stored_hands
+from bench.night_plan import night_plan, night_setup, stored_hands, table_join
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 
@@ -94,8 +94,8 @@ def measure(base, plans, tables, args, singles) -> int:
     vendor = "postgresql" if args.database_url else "sqlite"
     print(f"gunicorn {args.workers} workers x {args.threads} threads on {base}, {vendor}")
     burst_plans, single_plans = plans[: args.tables], plans[args.tables :]
-    burst_phones = [_join(base, t) for t in tables[: args.tables]]
-    single_phone = {t.game_id: _join(base, t) for t in tables[args.tables :]}
+    burst_phones = [table_join(base, t) for t in tables[: args.tables]]
+    single_phone = {t.game_id: table_join(base, t) for t in tables[args.tables :]}
     probes = [HttpSession(base) for _ in range(args.tables)]
     json_accept = {"Accept": "application/json"}
     sent = 0
