@@ -66,6 +66,11 @@ def machine() -> dict[str, str]:
         memory = f"{kb / 1024 / 1024:.1f} GiB"
     except (OSError, ValueError, IndexError):
         pass
+    postgres = os.environ.get("BENCH_DATABASE_URL", "")
+    try:
+        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        load = ""
     commit = subprocess.run(
         ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True
     ).stdout.strip()
@@ -75,8 +80,9 @@ def machine() -> dict[str, str]:
         "os": platform.platform(),
         "python": platform.python_version(),
         "commit": commit,
-        "database": os.environ.get("BENCH_DATABASE_URL", "").split("@")[-1]
-        or "throw-away SQLite (WAL)",
+        "databases": "throw-away SQLite (WAL)"
+        + (f", PostgreSQL {postgres.split('@')[-1]}" if postgres else ", no PostgreSQL"),
+        "load average at the end (1, 5, 15 min)": load,
     }
 
 
