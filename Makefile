@@ -70,9 +70,11 @@ messages: venv
 screenshots: venv system-deps
 	$(PY) tools/screenshots.py
 
-## bench: every bench/*_bench.py that exists, beside its baseline; writes bench/RESULTS.md
+## bench: every bench/*_bench.py, each figure beside its baseline and its goal; writes
+## bench/RESULTS.md. QUICK=1: short runs (under 2 minutes) written to a temporary file.
+## BENCH_DATABASE_URL=postgres://...: the PostgreSQL figures too. BENCH_ARGS: e.g. --only submit
 bench: venv
-	$(PY) bench/run_all.py
+	BENCH_QUICK=$(if $(filter 1 yes true,$(QUICK)),1,0) $(PY) bench/run_all.py $(BENCH_ARGS)
 
 ## loadtest: a short club night (bench/load_night.py) on gunicorn against the real hand endpoint;
 ## BENCH_DATABASE_URL for PostgreSQL, else a throw-away SQLite file.

@@ -92,6 +92,37 @@ def production_env(
     return env
 
 
+SQLITE = "sqlite"  # --database-url value: a throw-away SQLite file
+
+
+def vendor_of(database_url: str) -> str:
+    """The vendor name a figure carries: "postgresql" for a postgres:// URL, else "sqlite"."""
+    return "postgresql" if database_url.startswith("postgres") else "sqlite"
+
+
+def per_database(script: str, argv: list[str], database_url: str | None) -> int | None:
+    """Run a benchmark once per database when none was named.
+
+    With `database_url` None, run `script argv --database-url URL` in its own process (Django
+    is set up once per process) on a throw-away SQLite file, then on BENCH_DATABASE_URL's
+    PostgreSQL when that is set (when not, say loudly that PostgreSQL was not measured); return
+    the worst exit status. With a database named, return None: the caller measures it."""
+    if database_url is not None:
+        return None
+    urls = [SQLITE]
+    postgres = os.environ.get("BENCH_DATABASE_URL", "")
+    if postgres:
+        urls.append(postgres)
+    worst = 0
+    for url in urls:
+        print(f"-- {Path(script).name} on {vendor_of(url)}", flush=True)
+        done = subprocess.run([sys.executable, script, *argv, "--database-url", url], cwd=ROOT)
+        worst = max(worst, done.returncode)
+    if not postgres:
+        print("PostgreSQL NOT MEASURED: BENCH_DATABASE_URL is not set", flush=True)
+    return worst
+
+
 def django_ready(env: Mapping[str, str], *, migrate: bool = True) -> None:
     """Set up Django in this process on the server's database (`env`), and, unless the server
     is someone else's, migrate it and collect the static files."""

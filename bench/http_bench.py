@@ -7,13 +7,16 @@ its own is created there and deleted afterwards). Then measures, in interleaved 
 noisy moment hits every figure alike:
 
 - `/healthz` (the baseline: one `SELECT 1` through the whole middleware stack),
-- the game sheet `/games/<id>/` of a finished game, signed in,
+- the game sheet `/games/<id>/` of a long game (66 hands by default, --sheet-hands), signed in,
 - the club page `/clubs/<slug>/`, signed in,
+- the season standings page, signed in,
 - a static file through WhiteNoise,
 
 each alone (one client) and with concurrent clients (threads, each with its own keep-alive
 connection), and prints median, p95, requests per second and the ratio to the baseline, plus the
 page weights (bytes, and gzipped as sent). Bounded: a fixed request count and a time limit.
+With no --database-url, SQLite then (when BENCH_DATABASE_URL is set) PostgreSQL, each in its
+own process; figures are named `http.<vendor>.…`.
 """
 
 from __future__ import annotations
@@ -36,17 +39,20 @@ from bench.harness import (
     gunicorn_server,
     load_run,
     median,
+    per_database,
     percentile,
     production_env,
     result,
+    vendor_of,
 )
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 
 
-def setup_data(env: dict[str, str]) -> dict[str, object]:
-    """Migrate, collect static files, and create a club with 20 finished games through the
-    services (in this process, on the server's database). Returns what the client needs."""
+def setup_data(env: dict[str, str], sheet_hands: int = 66) -> dict[str, object]:
+    """Migrate, collect static files, and create a club with 20 finished games and one long game
+    of `sheet_hands` hands (a target out of reach keeps it going) through the services (in this
+    process, on the server's database). Returns what the client needs."""
     django_ready(env)
     from django.contrib.auth import get_user_model
     from django.test import Client
@@ -78,7 +84,17 @@ def setup_data(env: dict[str, str]) -> dict[str, object]:
         )
         demo_game_play(game, rng)
         games.append(game)
-    sheet = max(games, key=lambda g: g.hand_count)
+    endless = rules_build({"preset": "standard", "lose_at": None, "target": 500, "nt_target": None})
+    sheet = game_start(
+        seats=rng.sample(players, 4),
+        rules=endless,
+        club=club,
+        season=season,
+        table_label="Long table",
+        created_by=user,
+    )
+    demo_game_play(sheet, rng, max_hands=sheet_hands)
+    sheet.refresh_from_db()
     from leagues.standings.rebuild import ratings_rebuild, standings_rebuild
 
     standings_rebuild(season_id=season.pk)
@@ -122,18 +138,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--database-url",
-        default=os.environ.get("BENCH_DATABASE_URL", ""),
-        help="PostgreSQL URL (default: a throw-away SQLite file)",
+        help="'sqlite' or a postgres:// URL (default: SQLite, then BENCH_DATABASE_URL if set)",
     )
-    parser.add_argument("--requests", type=int, default=100 if QUICK else 400)
+    parser.add_argument("--sheet-hands", type=int, default=66, help="hands on the sheet page")
+    parser.add_argument("--requests", type=int, default=60 if QUICK else 400)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=2 if QUICK else 4)
     parser.add_argument("--time-limit", type=float, default=60, help="seconds per measurement")
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args(argv)
-    if args.database_url and not args.database_url.startswith("postgres"):
-        parser.error("--database-url must be a postgres:// URL")
+    status = per_database(__file__, argv if argv is not None else sys.argv[1:], args.database_url)
+    if status is not None:
+        return status
+    args.database_url = "" if vendor_of(args.database_url) == "sqlite" else args.database_url
 
     with tempfile.TemporaryDirectory(prefix="kaiser-bench-") as tmp:
         env = production_env(
@@ -141,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             database_url=args.database_url,
             sqlite_path=Path(tmp) / "bench.sqlite3",
         )
-        data = setup_data(env)
+        data = setup_data(env, args.sheet_hands)
         try:
             with gunicorn_server(env, workers=args.workers, threads=args.threads) as base:
                 measure(base, data, args)
@@ -151,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def measure(base: str, data: dict[str, object], args: argparse.Namespace) -> None:
-    vendor = "postgresql" if args.database_url else "sqlite"
+    vendor = vendor_of(args.database_url)
     print(
         f"gunicorn {args.workers} workers x {args.threads} threads on {base}, {vendor}; "
         f"sheet of {data['sheet_hands']} hands"
@@ -170,12 +188,18 @@ def measure(base: str, data: dict[str, object], args: argparse.Namespace) -> Non
         if status != 200:
             raise SystemExit(f"{path}: HTTP {status}")
         _, headers, zipped = probe.get(path, {"Accept-Encoding": "gzip"})
-        result(f"http.{name}.bytes", len(body), "bytes")
+        result(f"http.{vendor}.{name}.bytes", len(body), "bytes")
         if headers.get("Content-Encoding") == "gzip":
-            result(f"http.{name}.gzip_bytes", len(zipped), "bytes")
+            result(f"http.{vendor}.{name}.gzip_bytes", len(zipped), "bytes")
+    result(f"http.{vendor}.game_sheet.hands", data["sheet_hands"], "hands")
     # Warm every worker and connection.
     for path in pages.values():
-        load_run(sessions_for(base, data, args.concurrency), path, requests=50, time_limit=30)
+        load_run(
+            sessions_for(base, data, args.concurrency),
+            path,
+            requests=20 if QUICK else 50,
+            time_limit=30,
+        )
 
     for label, clients, total in (
         ("single", 1, max(20, args.requests // 4)),
@@ -195,13 +219,14 @@ def measure(base: str, data: dict[str, object], args: argparse.Namespace) -> Non
                     session.close()
         base_p50 = median(timings["baseline_healthz"].seconds)
         for name, timing in timings.items():
+            key = f"http.{vendor}.{label}.{name}"
             p50 = median(timing.seconds)
             p95 = percentile(timing.seconds, 95)
-            result(f"http.{label}.{name}.p50", p50 * 1000, "ms")
-            result(f"http.{label}.{name}.p95", p95 * 1000, "ms")
-            result(f"http.{label}.{name}.rps", len(timing.seconds) / elapsed[name], "req/s")
+            result(f"{key}.p50", p50 * 1000, "ms")
+            result(f"{key}.p95", p95 * 1000, "ms")
+            result(f"{key}.rps", len(timing.seconds) / elapsed[name], "req/s")
             if name != "baseline_healthz":
-                result(f"http.{label}.{name}.ratio_p50", p50 / base_p50, "x baseline")
+                result(f"{key}.ratio_p50", p50 / base_p50, "x baseline")
 
 
 if __name__ == "__main__":

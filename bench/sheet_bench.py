@@ -86,7 +86,7 @@ def run(engine: str, hands: int) -> None:
         Membership.objects.create(club=club, user=user, role=Role.MEMBER)
         players = [Player.objects.create(club=club, name=n) for n in ("Ann", "Cat", "Bob", "Dan")]
         rules = rules_build(
-            {"preset": "standard", "lose_at": None, "target": 10_000, "nt_target": None}
+            {"preset": "standard", "lose_at": None, "target": 500, "nt_target": None}
         )
         client = Client()
         client.force_login(user)
@@ -199,7 +199,8 @@ def _page_bytes(client, players, rules, club, user, submit, json_headers) -> Non
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=300)
+    quick = os.environ.get("BENCH_QUICK") == "1"
+    parser.add_argument("--hands", type=int, default=100 if quick else 300)
     parser.add_argument("--engine", choices=["sqlite", "postgres"])
     args = parser.parse_args()
     if args.engine:

@@ -1,16 +1,24 @@
-"""Standings and ratings rebuild time for a season of N hands (prints its numbers).
+"""Standings and ratings of a big season (prints its numbers): the full rebuilds, and how long
+after the hand that finishes one more game the club's ratings include that game.
 
-    .venv/bin/python bench/standings_bench.py                     # 24,000 hands on SQLite
-    .venv/bin/python bench/standings_bench.py --hands 200000
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/kaiser_bench .venv/bin/python \
-        bench/standings_bench.py --hands 24000
+    .venv/bin/python bench/standings_bench.py        # 24,000 and 200,000 hands: SQLite, then
+                                                     # PostgreSQL if BENCH_DATABASE_URL is set
+    .venv/bin/python bench/standings_bench.py --hands 200000 --database-url sqlite
+    .venv/bin/python bench/standings_bench.py --database-url postgres://postgres@127.0.0.1:5432/kl_bench
 
 The season is built fast with bulk_create (not through the web or the hand services): nights of
 40 tables x 20 hands, each table a finished 4-seat standard game of exactly 20 hands, players
 drawn from a pool of 160 and seated at random each night. Each 20-hand game is one of a pool of
 sequences found once by the rules engine (random plausible hands, kept only when the game ends on
-hand 20), so every stored hand is one the engine accepts. Without DATABASE_URL a fresh SQLite file
-in a temporary directory is used; on PostgreSQL the bench club is deleted at the end.
+hand 20), so every stored hand is one the engine accepts. SQLite is a fresh file in a temporary
+directory; on PostgreSQL the bench club is deleted at the end.
+
+"A finished game updates ratings": one more game of the season is started and played through
+the hand service (`hand_record`, what the hand endpoint calls) with Celery eager (the embedded
+default); the clock runs from the start of the hand that finishes it until the club's ratings
+have a point for that game, whatever path gets them there (today the submit itself runs both
+full rebuilds after its commit). The baseline is `/healthz` through the Django test client in
+the same process. Figures are named `standings.<vendor>.<hands>_hands.…`.
 """
 
 from __future__ import annotations
@@ -28,9 +36,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.harness import median, per_database, result, vendor_of  # noqa: E402
 
-def setup_django() -> None:
-    if not os.environ.get("DATABASE_URL") and not os.environ.get("SQLITE_PATH"):
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+
+
+def setup_django(database_url: str = "") -> None:
+    """Django on `database_url` (a postgres:// URL), or on a fresh SQLite file when empty, with
+    Celery eager (what the embedded default runs), migrated."""
+    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "true"
+    if database_url:
+        os.environ["DATABASE_URL"] = database_url
+    else:
+        os.environ.pop("DATABASE_URL", None)
         os.environ["SQLITE_PATH"] = str(Path(tempfile.mkdtemp()) / "bench.sqlite3")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kaiser_league.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
@@ -74,7 +93,7 @@ def build_season(hands_total: int, tables: int, per_table: int, pool_size: int):
     from django.db import transaction
     from django.utils import timezone
 
-    from leagues.clubs.models import Club, Player, Season
+    from leagues.clubs.models import Club, Player, Season, name_key
     from scorecards.models import Game, GameStatus, Hand, Seat
     from scorecards.rules import rules_build
 
@@ -88,7 +107,9 @@ def build_season(hands_total: int, tables: int, per_table: int, pool_size: int):
         club = Club.objects.create(name=f"Bench {slug}", slug=slug)
         club.memberships.create(user=owner, role="owner")
         players = Player.objects.bulk_create(
-            Player(club=club, name=f"Player {i:03}") for i in range(tables * 4)
+            # bulk_create skips save(), which keeps name_key.
+            Player(club=club, name=f"Player {i:03}", name_key=name_key(f"Player {i:03}"))
+            for i in range(tables * 4)
         )
         season = Season.objects.create(
             club=club, name="bench", starts_on=datetime.date(2026, 9, 1), rules={}
@@ -151,38 +172,63 @@ def timed(label: str, fn, key: str = "") -> float:
     started = time.perf_counter()
     fn()
     elapsed = time.perf_counter() - started
-    print(f"  {label:<44} {elapsed:8.2f} s")
+    print(f"  {label:<44} {elapsed:8.3f} s")
     if key:
-        print(f"RESULT {key}={elapsed:.6g} s")
+        result(key, elapsed, "s")
     return elapsed
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--hands",
         type=int,
         action="append",
-        help="hands in the season (repeatable; default 24,000 and 200,000, or 24,000 alone "
+        help="hands in the season (repeatable; default 24,000 and 200,000, or 10,000 alone "
         "with BENCH_QUICK=1)",
+    )
+    parser.add_argument(
+        "--database-url",
+        help="'sqlite' or a postgres:// URL (default: SQLite, then BENCH_DATABASE_URL if set)",
     )
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--per-table", type=int, default=20)
     parser.add_argument("--pool", type=int, default=60, help="distinct 20-hand games")
     parser.add_argument("--keep", action="store_true", help="keep the bench club afterwards")
-    args = parser.parse_args()
-    setup_django()
+    args = parser.parse_args(argv)
+    status = per_database(__file__, argv if argv is not None else sys.argv[1:], args.database_url)
+    if status is not None:
+        return status
+    setup_django("" if vendor_of(args.database_url) == "sqlite" else args.database_url)
     from django.db import connection
 
     from leagues.standings import rebuild as services
 
-    sizes = args.hands or ([24_000] if os.environ.get("BENCH_QUICK") else [24_000, 200_000])
+    baseline(connection.vendor)
+    sizes = args.hands or ([10_000] if QUICK else [24_000, 200_000])
     for size in sizes:
         season_bench(size, args, connection, services)
+    return 0
+
+
+def baseline(vendor: str) -> None:
+    """`/healthz` through the Django test client in this process: the yardstick of this run."""
+    from django.conf import settings
+    from django.test import Client
+
+    host = next((h for h in settings.ALLOWED_HOSTS if h and "*" not in h), "localhost")
+    client = Client(HTTP_HOST=host.lstrip("."))
+    seconds = []
+    for _ in range(220):
+        started = time.perf_counter()
+        client.get("/healthz")
+        seconds.append(time.perf_counter() - started)
+    result(f"standings.{vendor}.baseline_healthz.p50", median(seconds[20:]) * 1000, "ms")
 
 
 def season_bench(size: int, args: argparse.Namespace, connection, services) -> None:
-    """Build a season of `size` hands, time its rebuilds, and (unless --keep) remove it."""
+    """Build a season of `size` hands, time its rebuilds and one more finished game, and
+    (unless --keep) remove it."""
     from leagues.standings.models import PlayerStanding, RatingPoint
     from scorecards.models import Hand
 
@@ -193,7 +239,7 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
     games = season.games.count()
     print(f"  built {games:,} games, {hands:,} hands in {time.perf_counter() - started:.1f} s")
     key = f"standings.{connection.vendor}.{hands}_hands"
-    print(f"RESULT {key}.hands={hands} hands")
+    result(f"{key}.hands", hands, "hands")
     timed(
         "standings_rebuild (first, writes the rows)",
         lambda: services.standings_rebuild(season_id=season.pk),
@@ -214,6 +260,7 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
         lambda: services.ratings_rebuild(club_id=club.pk),
         f"{key}.ratings_rebuild_again",
     )
+    finish_one_more(club, season, key)
     print(
         f"  rows: {PlayerStanding.objects.filter(season=season).count()} player standings, "
         f"{RatingPoint.objects.filter(player__club=club).count():,} rating points"
@@ -225,5 +272,53 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
         get_user_model().objects.filter(username=club.slug).delete()
 
 
+def finish_one_more(club, season, key: str, time_limit: float = 120.0) -> float:
+    """Play one more game of the season through the hand service and time the hand that
+    finishes it until the club's ratings (and the season's standings) count that game."""
+    from leagues.clubs.models import Player
+    from leagues.standings.models import RatingPoint, StandingsSnapshot
+    from scorecards.rules import rules_build
+    from scorecards.services import game_start, hand_record
+
+    rules = rules_build({"preset": "standard"})
+    sequence, _score = sequence_pool(1, 20, seed=11)[0]
+    game = game_start(
+        seats=list(Player.objects.filter(club=club).order_by("pk")[:4]),
+        rules=rules,
+        club=club,
+        season=season,
+        table_label="One more",
+    )
+    for hand in sequence[:-1]:
+        hand_record(game=game, hand=hand)
+    games_before = StandingsSnapshot.objects.get(season=season).games
+    started = time.perf_counter()
+    recorded = hand_record(game=game, hand=sequence[-1])
+    submit = time.perf_counter() - started
+    assert recorded.score.finished, "the last hand of the sequence finishes the game"
+    rated = standing = None
+    while time.perf_counter() - started < time_limit:
+        now = time.perf_counter() - started
+        if rated is None and RatingPoint.objects.filter(game=game).exists():
+            rated = now
+        if (
+            standing is None
+            and StandingsSnapshot.objects.filter(season=season, games=games_before + 1).exists()
+        ):
+            standing = now
+        if rated is not None and standing is not None:
+            break
+        time.sleep(0.005)
+    print(f"  the finishing hand's submit returned after {submit:.3f} s")
+    if rated is None or standing is None:
+        print(f"  NOT CURRENT after {time_limit:.0f} s: ratings {rated}, standings {standing}")
+        return float("inf")
+    print(f"  ratings count the new game after {rated:.3f} s, standings after {standing:.3f} s")
+    result(f"{key}.finish_submit", submit, "s")
+    result(f"{key}.finish_to_ratings_current", rated, "s")
+    result(f"{key}.finish_to_standings_current", standing, "s")
+    return rated
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Hand submit through gunicorn (production settings), beside the `/healthz` baseline in the
-same run: one phone submitting alone, and bursts of 40 phones (one per table) submitting at the
-same instant, each burst beside a burst of 40 `/healthz` requests.
+same run: one phone submitting alone, both as the outbox sends it (`Accept: application/json`,
+a small JSON answer) and as the sheet's form does with htmx (`HX-Request`, answered with the
+sheet fragment), and bursts of 40 phones (one per table) submitting at the same instant, each
+burst beside a burst of 40 `/healthz` requests.
 
-Throw-away SQLite by default, PostgreSQL with --database-url / BENCH_DATABASE_URL (a club of its
-own, deleted afterwards). Every submit goes to the real endpoint `POST /games/<id>/hands/` with
-`Accept: application/json` through the table link, and every row is counted at the end.
-Bounded: a fixed number of hands; 127.0.0.1 only.
+    python bench/submit_bench.py           # SQLite, then PostgreSQL if BENCH_DATABASE_URL is set
+    python bench/submit_bench.py --database-url sqlite
+    python bench/submit_bench.py --database-url postgres://postgres@127.0.0.1:5432/kl_bench
+
+On PostgreSQL the bench makes a club of its own and deletes it afterwards. Every submit goes to
+the real endpoint `POST /games/<id>/hands/` through the table link, and every row is counted at
+the end. Figures are named `submit.<vendor>.…`. Bounded: a fixed number of hands; 127.0.0.1
+only.
 """
 
 from __future__ import annotations
@@ -26,11 +32,13 @@ from bench.harness import (
     django_ready,
     gunicorn_server,
     median,
+    per_database,
     percentile,
     production_env,
     result,
+    vendor_of,
 )
-from bench.load_night import _join, night_plan, night_setup, stored_hands
+from bench.night_plan import night_plan, night_setup, stored_hands, table_join
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 
@@ -56,13 +64,22 @@ def _at_once(calls: list) -> list[tuple[int, float]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", ""))
+    parser.add_argument(
+        "--database-url",
+        help="'sqlite' or a postgres:// URL (default: SQLite, then BENCH_DATABASE_URL if set)",
+    )
     parser.add_argument("--tables", type=int, default=40, help="phones in a burst")
     parser.add_argument("--bursts", type=int, default=3 if QUICK else 6)
-    parser.add_argument("--single", type=int, default=30 if QUICK else 120)
+    parser.add_argument(
+        "--single", type=int, default=20 if QUICK else 80, help="lone submits of each kind"
+    )
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args(argv)
+    status = per_database(__file__, argv if argv is not None else sys.argv[1:], args.database_url)
+    if status is not None:
+        return status
+    args.database_url = "" if vendor_of(args.database_url) == "sqlite" else args.database_url
 
     with tempfile.TemporaryDirectory(prefix="kaiser-submit-") as tmp:
         env = production_env(
@@ -72,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         django_ready(env)
         # Burst tables play `bursts` hands each; single-phone tables take the rest in turn.
-        singles = max(1, args.single // 8 + 1)
+        singles = max(1, 2 * args.single // 6 + 2)
         plans = night_plan(args.tables + singles, max(args.bursts, 8) + 4, seed=7)
         club, tables = night_setup(plans)
         try:
@@ -80,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
                 sent = measure(base, plans, tables, args, singles)
             stored = stored_hands([t.game_id for t in tables])
             rows = sum(len(r) for r in stored.values())
-            result("submit.rows_stored", rows, "hands")
-            result("submit.rows_missing_or_extra", abs(rows - sent), "hands")
+            vendor = vendor_of(args.database_url)
+            result(f"submit.{vendor}.rows_stored", rows, "hands")
+            result(f"submit.{vendor}.rows_missing_or_extra", abs(rows - sent), "hands")
         finally:
             from scorecards.models import Game
 
@@ -90,37 +108,48 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if rows == sent else 1
 
 
+HTMX = {"HX-Request": "true", "HX-Target": "sheet", "HX-Trigger": "hand-form"}
+
+
 def measure(base, plans, tables, args, singles) -> int:
-    vendor = "postgresql" if args.database_url else "sqlite"
+    vendor = vendor_of(args.database_url)
     print(f"gunicorn {args.workers} workers x {args.threads} threads on {base}, {vendor}")
     burst_plans, single_plans = plans[: args.tables], plans[args.tables :]
-    burst_phones = [_join(base, t) for t in tables[: args.tables]]
-    single_phone = {t.game_id: _join(base, t) for t in tables[args.tables :]}
+    burst_phones = [table_join(base, t) for t in tables[: args.tables]]
+    single_phone = {t.game_id: table_join(base, t) for t in tables[args.tables :]}
     probes = [HttpSession(base) for _ in range(args.tables)]
-    json_accept = {"Accept": "application/json"}
     sent = 0
 
-    def post(phone, game_id, fields):
-        return lambda: phone.post_form(f"/games/{game_id}/hands/", fields, json_accept)[0]
+    def post(phone, game_id, fields, headers=None):
+        path = f"/games/{game_id}/hands/"
+        return lambda: phone.post_form(path, fields, headers or {"Accept": "application/json"})
 
     # Warm every worker and connection with /healthz.
     _at_once([lambda p=p: p.get("/healthz")[0] for p in probes])
 
-    # One phone alone: a submit, then the baseline, alternating (a noisy moment hits both).
-    submit_s, base_s = [], []
+    # One phone alone: a JSON submit, the baseline, an htmx submit, the baseline, and so on
+    # (a noisy moment hits all three alike). Each table's hands go in order, in either form.
+    lone = {"json": [], "htmx": []}
+    fragment_bytes = []
+    base_s = []
     queue = [
         (setup, planned)
         for plan, setup in zip(single_plans, tables[args.tables :], strict=True)
         for planned in plan.hands
-    ][: args.single]
+    ][: 2 * args.single]
     probe = probes[0]
-    for setup, planned in queue:
+    for index, (setup, planned) in enumerate(queue):
         phone = single_phone[setup.game_id]
+        kind = "htmx" if index % 2 else "json"
+        headers = {**HTMX, "HX-Current-URL": f"{base}/games/{setup.game_id}/"}
+        call = post(phone, setup.game_id, planned.fields, headers if kind == "htmx" else None)
         start = time.perf_counter()
-        status = post(phone, setup.game_id, planned.fields)()
-        submit_s.append(time.perf_counter() - start)
-        if status != 201:
-            raise SystemExit(f"single submit: HTTP {status}")
+        status, _, body = call()
+        lone[kind].append(time.perf_counter() - start)
+        if status != (200 if kind == "htmx" else 201):
+            raise SystemExit(f"single {kind} submit: HTTP {status}")
+        if kind == "htmx":
+            fragment_bytes.append(len(body))
         sent += 1
         start = time.perf_counter()
         probe.get("/healthz")
@@ -134,7 +163,8 @@ def measure(base, plans, tables, args, singles) -> int:
             burst_phones, burst_plans, tables[: args.tables], strict=True
         ):
             if round_ < len(plan.hands):
-                calls.append(post(phone, setup.game_id, plan.hands[round_].fields))
+                call = post(phone, setup.game_id, plan.hands[round_].fields)
+                calls.append(lambda call=call: call()[0])
         start = time.perf_counter()
         answers = _at_once(calls)
         burst_wall.append(time.perf_counter() - start)
@@ -149,23 +179,27 @@ def measure(base, plans, tables, args, singles) -> int:
         burst_base_s += [s for _, s in answers]
 
     ms = 1000
-    result("submit.single.baseline_healthz.p50", median(base_s) * ms, "ms")
-    result("submit.single.baseline_healthz.p95", percentile(base_s, 95) * ms, "ms")
-    result("submit.single.hand.p50", median(submit_s) * ms, "ms")
-    result("submit.single.hand.p95", percentile(submit_s, 95) * ms, "ms")
-    result("submit.single.hand.ratio_p50", median(submit_s) / median(base_s), "x baseline")
-    result("submit.burst40.baseline_healthz.p50", median(burst_base_s) * ms, "ms")
-    result("submit.burst40.baseline_healthz.p95", percentile(burst_base_s, 95) * ms, "ms")
-    result("submit.burst40.hand.p50", median(burst_s) * ms, "ms")
-    result("submit.burst40.hand.p95", percentile(burst_s, 95) * ms, "ms")
+    key = f"submit.{vendor}"
+    result(f"{key}.single.baseline_healthz.p50", median(base_s) * ms, "ms")
+    result(f"{key}.single.baseline_healthz.p95", percentile(base_s, 95) * ms, "ms")
+    for kind, seconds in lone.items():
+        name = "hand" if kind == "json" else "htmx"
+        result(f"{key}.single.{name}.p50", median(seconds) * ms, "ms")
+        result(f"{key}.single.{name}.p95", percentile(seconds, 95) * ms, "ms")
+        result(f"{key}.single.{name}.ratio_p50", median(seconds) / median(base_s), "x baseline")
+    result(f"{key}.single.htmx.fragment_bytes", median(fragment_bytes), "bytes")
+    result(f"{key}.burst40.baseline_healthz.p50", median(burst_base_s) * ms, "ms")
+    result(f"{key}.burst40.baseline_healthz.p95", percentile(burst_base_s, 95) * ms, "ms")
+    result(f"{key}.burst40.hand.p50", median(burst_s) * ms, "ms")
+    result(f"{key}.burst40.hand.p95", percentile(burst_s, 95) * ms, "ms")
     result(
-        "submit.burst40.hand.ratio_p95",
+        f"{key}.burst40.hand.ratio_p95",
         percentile(burst_s, 95) / percentile(burst_base_s, 95),
         "x baseline",
     )
-    result("submit.burst40.hand.wall", median(burst_wall) * ms, "ms per burst")
-    result("submit.burst40.baseline_healthz.wall", median(base_wall) * ms, "ms per burst")
-    result("submit.requests", sent, "hands")
+    result(f"{key}.burst40.hand.wall", median(burst_wall) * ms, "ms per burst")
+    result(f"{key}.burst40.baseline_healthz.wall", median(base_wall) * ms, "ms per burst")
+    result(f"{key}.requests", sent, "hands")
     for phone in [*burst_phones, *single_phone.values(), *probes]:
         phone.close()
     return sent

@@ -72,7 +72,6 @@ LONG_MODULES_PENDING: frozenset[str] = frozenset(
         "scorecards/rules/catalogue.py",
         "scorecards/table_views.py",
         "scorecards/services.py",
-        "bench/load_night.py",
     }
 )
 
