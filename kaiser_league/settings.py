@@ -222,8 +222,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 300)
-CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 240)
+# Every task's limits (no task sets its own): a season's full rebuild stays far below them.
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 600)
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 540)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 # Fail fast when the broker is down: a hand submit must never wait on it.
@@ -261,7 +262,7 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
 
-# --- Standings and ratings (issue 4) --------------------------------------------------------
+# --- Standings and ratings --------------------------------------------------------------------
 # Beat catches up on rebuilds that could not be queued (broker down) or were lost.
 CELERY_BEAT_SCHEDULE = {
     "derived-data-reconcile": {
@@ -270,7 +271,7 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 
-# --- Load and faults (issue 6, phase 2) -----------------------------------------------------
+# --- Load and faults --------------------------------------------------------------------------
 # A refused CSRF check answers the hand outbox in JSON, naming the field, like other refusals.
 CSRF_FAILURE_VIEW = "kaiser_league.errors.csrf_failure"
 # Seconds a request may spend publishing to the broker (connect, and each socket read/write):

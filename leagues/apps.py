@@ -7,13 +7,23 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("Clubs and seasons")
 
     def ready(self) -> None:
-        # The rooms are wired here, where every room may be imported: clubs announce a change of
-        # what counts and the standings room rebuilds. Celery looks for tasks only in
+        # The rooms are wired here, where every room may be imported: clubs and scorecards
+        # announce, the standings and tournament rooms listen. Celery looks for tasks only in
         # `<app>.tasks`; importing the standings tasks registers them under their fixed names.
         from leagues.clubs.services import club_counting_changed
         from leagues.standings import tasks  # noqa: F401
-        from leagues.standings.services import club_counting_changed_receive
+        from leagues.standings.services import (
+            club_counting_changed_receive,
+            game_result_changed_receive,
+            games_deleted_receive,
+        )
+        from leagues.tournaments.table_context import TournamentTableContext
+        from scorecards.hooks import game_result_changed, games_deleted, table_context_register
 
         club_counting_changed.connect(
             club_counting_changed_receive, dispatch_uid="standings_counting_changed"
         )
+        # Scorecards announces, the rooms above listen (scorecards.hooks).
+        game_result_changed.connect(game_result_changed_receive, dispatch_uid="standings_game")
+        games_deleted.connect(games_deleted_receive, dispatch_uid="standings_games_deleted")
+        table_context_register(TournamentTableContext())

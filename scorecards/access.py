@@ -6,22 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef, Prefetch, Subquery
+from django.db.models import OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest
 
 from leagues.clubs.models import Membership
 from leagues.clubs.roles import GAME_START, HAND_CORRECT_ANY, VIEW, role_can
+from scorecards.hooks import place_annotations
 from scorecards.models import Game, Seat
 
-# Annotation suffix -> the tournament table's field it reads (see table_place).
-TABLE_PLACE_FIELDS = {
-    "round": "round__number",
-    "round_status": "round__status",
-    "night_status": "round__tournament__status",
-    "round_end": "round__tournament__round_end",
-    "hands_per_round": "round__tournament__hands_per_round",
-    "extra": "round__tournament__extra_hand_on_tie",
-}
 SESSION_TABLE_TOKENS = "table_tokens"  # {str(game_id): token} of table links this browser opened
 
 
@@ -65,25 +57,9 @@ def _game_with_membership(request: HttpRequest, game_id: int, seats: bool) -> Ga
     """The game, its club and season, and the user's membership of the club read in the same
     query (annotated), so an access check costs one query (plus one for the seats)."""
     games = Game.objects.select_related("club", "season")
-    # A table of a tournament night that wants every hand confirmed (read by
-    # scorecards.selectors.game_needs_confirmation; an EXISTS in the same query, not one more).
-    games = games.annotate(
-        _tournament_confirms=Exists(
-            Game.objects.filter(
-                pk=OuterRef("pk"), tournament_table__round__tournament__hands_need_confirmation=True
-            )
-        )
-    )
-    # Where a tournament table stands (scorecards.selectors.table_place), in the same query.
-    from leagues.tournaments.models import TournamentTable
-
-    table = TournamentTable.objects.filter(game=OuterRef("pk"))
-    games = games.annotate(
-        **{
-            f"_place_{name}": Subquery(table.values(field)[:1])
-            for name, field in TABLE_PLACE_FIELDS.items()
-        }
-    )
+    # Where a tournament table stands and whether its night asks every hand to be confirmed
+    # (scorecards.selectors.table_place, game_needs_confirmation), in the same query.
+    games = games.annotate(**place_annotations())
     if seats:
         games = games.prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))

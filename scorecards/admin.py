@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from scorecards.models import Game, Hand, HandVersion, Seat
+from scorecards.services import games_delete
 
 
 class SeatInline(admin.TabularInline):
@@ -30,15 +31,11 @@ class GameAdmin(admin.ModelAdmin):
     inlines = [SeatInline, HandInline]
 
     # A deleted game leaves the standings and ratings it counted in: through the service, which
-    # marks them stale and queues their rebuild.
+    # announces the deletion so they are rebuilt.
     def delete_model(self, request, obj: Game) -> None:
-        from leagues.standings.services import games_delete
-
         games_delete(games=[obj])
 
     def delete_queryset(self, request, queryset) -> None:
-        from leagues.standings.services import games_delete
-
         games_delete(games=list(queryset))
 
 

@@ -8,6 +8,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from scorecards.hooks import place_annotations
 from scorecards.rules import BID_KINDS, HandInput, Rules, rules_build
 
 MAX_SEATS = 6
@@ -27,6 +28,32 @@ class FinishReason(models.TextChoices):
     HEART = "heart", _("bid-out side took the five of hearts")
     # A tournament table whose round closed: the round, not the engine, ended the game.
     ROUND = "round", _("end of the round")
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    """The one definition of which games count and which wait for confirmations."""
+
+    def awaiting_confirmation(self) -> GameQuerySet:
+        """Games with a hand still waiting for the other side's confirmation, where one is
+        asked: the club asks it of every game, or the game is a table of a tournament night
+        that asks it (scorecards.hooks)."""
+        unconfirmed = models.Exists(
+            Hand.objects.filter(game=models.OuterRef("pk"), confirmed_at__isnull=True)
+        )
+        asks = models.Q(club__hands_need_confirmation=True)
+        games = self
+        night = place_annotations().get("_place_confirms")
+        if night is not None:
+            games = games.annotate(_night_confirms=night)
+            asks |= models.Q(_night_confirms=True)
+        return games.filter(asks & unconfirmed)
+
+    def counted(self) -> GameQuerySet:
+        """Games that count for standings and ratings: finished, and not awaiting a
+        confirmation. (The engine has the last word: a counted game it does not find finished
+        is still left out by the standings.)"""
+        waiting = Game.objects.awaiting_confirmation().values("pk")
+        return self.filter(status=GameStatus.FINISHED).exclude(pk__in=waiting)
 
 
 class Game(models.Model):
@@ -54,7 +81,8 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # Why a scorer or director stopped the game (abandoned games never count for standings).
     abandon_reason = models.CharField(_("reason"), max_length=200, blank=True)
-    # Cached from the engine by scorecards.services.game_rescore; never edited by hand.
+    # Cached from the engine by every service that writes a hand (scorecards.services), never
+    # edited by hand; game_rescore derives them again from the hands.
     scores = models.JSONField(default=list)
     target = models.PositiveSmallIntegerField(default=0)
     next_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -71,6 +99,8 @@ class Game(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

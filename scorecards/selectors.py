@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Exists, OuterRef, QuerySet
-from django.utils.translation import gettext as _
 
 from scorecards.habits import game_habits_record
+from scorecards.hooks import TablePlace, place_annotations, place_from, place_values
 from scorecards.models import Game, Hand, HandAction, HandVersion
 from scorecards.rules import (
     GameScore,
@@ -80,9 +79,20 @@ def game_record(game: Game) -> dict[str, Any]:
     return record
 
 
-def game_fully_confirmed(game: Game) -> bool:
-    """True when every hand of the game has been confirmed (a game without hands is)."""
-    return not game.hands.filter(confirmed_at__isnull=True).exists()
+def _place_read(game: Game) -> dict[str, Any]:
+    """The table-context values of `game` (scorecards.hooks): from its own query when it was
+    read with them, else one query (kept on the game for the next reader)."""
+    values = place_values(game)
+    if values is None:
+        names = place_annotations()
+        values = (
+            Game.objects.filter(pk=game.pk).annotate(**names).values(*names).first() or {}
+            if names
+            else {}
+        )
+        for name, value in values.items():
+            setattr(game, name, value)
+    return values
 
 
 def game_needs_confirmation(game: Game) -> bool:
@@ -93,22 +103,7 @@ def game_needs_confirmation(game: Game) -> bool:
         return False
     if game.club.hands_need_confirmation:
         return True
-    annotated = getattr(game, "_tournament_confirms", None)
-    if annotated is not None:
-        return bool(annotated)
-    return Game.objects.filter(
-        pk=game.pk, tournament_table__round__tournament__hands_need_confirmation=True
-    ).exists()
-
-
-def game_counts_for_standings(game: Game) -> bool:
-    """A finished game counts for standings unless it needs its hands confirmed
-    (`game_needs_confirmation`) and some are not yet."""
-    if not game.is_finished:
-        return False
-    if game_needs_confirmation(game):
-        return game_fully_confirmed(game)
-    return True
+    return bool(_place_read(game).get("_place_confirms"))
 
 
 def hand_versions(game: Game, number: int) -> QuerySet[HandVersion]:
@@ -126,83 +121,17 @@ def game_preview(
     return game_play(score, hand, seat_names=seat_names)
 
 
-@dataclass(frozen=True)
-class TablePlace:
-    """Where a tournament table stands in its round, as its sheet says it."""
-
-    round_number: int
-    hands_per_round: int | None  # None: the round runs to the target or a time limit
-    needed: int | None  # the round's hands, one more when tied after the last (tie-break)
-    played: int
-    round_closed: bool  # the director closed the round (or drew the next)
-    night_over: bool
-
-    @property
-    def tie_break(self) -> bool:
-        return self.needed is not None and self.needed > (self.hands_per_round or 0)
-
-    @property
-    def round_over(self) -> bool:
-        return (
-            self.round_closed
-            or self.night_over
-            or (self.needed is not None and self.played >= self.needed)
-        )
-
-    @property
-    def next_hand(self) -> int:
-        return self.played + 1
-
-    @property
-    def over_message(self) -> str:
-        return _(
-            "Round over: every hand of round %(round)s is in. Wait for the director's next draw."
-        ) % {"round": self.round_number}
-
-
 def table_place(game: Game, score: GameScore | None = None) -> TablePlace | None:
     """The tournament round of `game` and how far its table is in it (None when the game is
-    not a tournament table). One query; `score` saves scoring the hands again."""
-    from leagues.tournaments.models import (
-        RoundStatus,
-        Tournament,
-        TournamentStatus,
-        TournamentTable,
-    )
-    from leagues.tournaments.selectors import hands_needed
-
-    if hasattr(game, "_place_round"):
-        # Read with the game by scorecards.access (no query).
-        if game._place_round is None:
-            return None
-        number, round_status = game._place_round, game._place_round_status
-        tournament = Tournament(
-            status=game._place_night_status,
-            round_end=game._place_round_end,
-            hands_per_round=game._place_hands_per_round,
-            extra_hand_on_tie=game._place_extra,
-        )
-    else:
-        table = (
-            TournamentTable.objects.select_related("round__tournament")
-            .filter(game_id=game.pk)
-            .first()
-        )
-        if table is None:
-            return None
-        number, round_status = table.round.number, table.round.status
-        tournament = table.round.tournament
+    not a tournament table). No query when the game was read with its place annotated
+    (scorecards.access, the services' locked read), else one; `score` saves scoring the hands
+    again."""
+    values = _place_read(game)
+    if values.get("_place_table") is None:
+        return None
     if score is None:
         score = game_scored(game)
-    needed = hands_needed(tournament, score)
-    return TablePlace(
-        round_number=number,
-        hands_per_round=tournament.hands_per_round if needed is not None else None,
-        needed=needed,
-        played=len(score.hands),
-        round_closed=round_status == RoundStatus.CLOSED,
-        night_over=tournament.status == TournamentStatus.FINISHED,
-    )
+    return place_from(values, score)
 
 
 def game_pot_of(game: Game, score: GameScore) -> PotAccount | None:

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Exists
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Membership, Player, Season
 from leagues.clubs.roles import HAND_CORRECT_ANY, role_can
+from scorecards.hooks import game_result_changed, games_deleted, place_annotations
 from scorecards.models import (
     FinishReason,
     Game,
@@ -120,14 +121,10 @@ class HandRecorded:
 
 def _locked_game(game_id: int, key: uuid.UUID | None = None) -> Game:
     # select_for_update serialises writers per game on PostgreSQL; on SQLite the IMMEDIATE
-    # transaction already holds the database write lock. Whether the game is a tournament table
-    # (and whether `key` is spent) comes in the same statement, so an ordinary game pays no
-    # extra query for finality.
-    from leagues.tournaments.models import TournamentTable
-
-    games = Game.objects.select_for_update(of=("self",)).annotate(
-        _table_id=Subquery(TournamentTable.objects.filter(game=OuterRef("pk")).values("pk")[:1])
-    )
+    # transaction already holds the database write lock. Where the game stands as a tournament
+    # table (scorecards.hooks) and whether `key` is spent come in the same statement, so
+    # finality costs no extra query.
+    games = Game.objects.select_for_update(of=("self",)).annotate(**place_annotations())
     if key is not None:
         games = games.annotate(_key_spent=Exists(SpentKey.objects.filter(key=key)))
     return games.get(pk=game_id)
@@ -179,9 +176,7 @@ def _apply_score(game: Game, score: GameScore) -> None:
     # Standings and ratings: a game that finishes, or a finished game that changes (a hand
     # corrected or undone), queues their rebuild once this transaction commits.
     if was_finished or score.finished or game.status != GameStatus.IN_PROGRESS:
-        from leagues.standings.services import derived_data_queue
-
-        derived_data_queue(game=game)
+        game_result_changed.send(sender=Game, game=game)
 
 
 def _version_keep(
@@ -422,8 +417,6 @@ def _closed_message(game: Game, place: object | None) -> str:
 def _place(game: Game, score: GameScore | None = None) -> object | None:
     from scorecards.selectors import table_place
 
-    if getattr(game, "_table_id", True) is None:
-        return None  # read with the locked row: not a tournament table
     return table_place(game, score)
 
 
@@ -641,9 +634,7 @@ def hand_confirm(
     Game.objects.filter(pk=locked.pk).update(updated_at=timezone.now())
     if locked.is_finished:
         # Where the club requires confirmation, the last confirmation makes the game count.
-        from leagues.standings.services import derived_data_queue
-
-        derived_data_queue(game=locked)
+        game_result_changed.send(sender=Game, game=locked)
     return hand
 
 
@@ -696,10 +687,26 @@ def game_delete(*, game: Game, by: AbstractBaseUser | None) -> None:
         raise NotAllowed(_("Only a scorer or a director deletes a game."))
     if locked.hands.exists() or SpentKey.objects.filter(game=locked).exists():
         raise GameClosed(_("This game has hands: abandon it instead, with a reason."))
-    if hasattr(locked, "tournament_table"):
+    if getattr(locked, "_place_table", None) is not None:
         raise GameClosed(_("A table of a tournament night is closed with its round."))
     HandVersion.objects.filter(game=locked).delete()
     locked.delete()
+
+
+def games_delete(*, games: Iterable[Game]) -> int:
+    """Delete games whatever they hold (the admin's delete) and announce it
+    (`scorecards.hooks.games_deleted`), so the standings and ratings they counted in are
+    rebuilt without them. Returns how many games were deleted."""
+    ids = [game.pk for game in games]
+    with transaction.atomic():
+        rows = list(Game.objects.filter(pk__in=ids).values_list("season_id", "club_id"))
+        Game.objects.filter(pk__in=ids).delete()
+        games_deleted.send(
+            sender=Game,
+            season_ids=sorted({season for season, _club in rows if season is not None}),
+            club_ids=sorted({club for _season, club in rows if club is not None}),
+        )
+    return len(rows)
 
 
 @transaction.atomic

@@ -150,13 +150,15 @@ def club_summary(club) -> dict[str, Any]:
         RatingPoint,
     )
     from scorecards.models import Game
-    from scorecards.selectors import game_counts_for_standings
 
     games = list(Game.objects.filter(club=club).order_by("created_at", "pk"))
     position = {game.pk: i for i, game in enumerate(games)}
     return {
         "document": club_export(club),
-        "counts": [game_counts_for_standings(game) for game in games],
+        "counts": [
+            game.pk in set(Game.objects.filter(club=club).counted().values_list("pk", flat=True))
+            for game in games
+        ],
         "scores": [[list(g.scores), g.winner, g.hand_count, g.status] for g in games],
         "standings": sorted(
             [s.season.name, s.player.name, s.figures()]

@@ -50,20 +50,6 @@ ROOMS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
     ),
 )
 
-# Imports from scorecards up into the standings and tournaments rooms, being replaced by hooks
-# that scorecards announces and the rooms above register. Empty this set when they are gone;
-# the test fails on an entry that no longer occurs. (importing module, imported module)
-SCORECARDS_UPWARD_PENDING: frozenset[tuple[str, str]] = frozenset(
-    {
-        ("scorecards.access", "leagues.tournaments.models"),
-        ("scorecards.admin", "leagues.standings.services"),
-        ("scorecards.selectors", "leagues.tournaments.models"),
-        ("scorecards.selectors", "leagues.tournaments.selectors"),
-        ("scorecards.services", "leagues.standings.services"),
-        ("scorecards.services", "leagues.tournaments.models"),
-    }
-)
-
 # Modules over MAX_LINES being split right now; the test fails on an entry that is no longer
 # over the limit, so the set only shrinks.
 LONG_MODULES_PENDING: frozenset[str] = frozenset(
@@ -197,15 +183,9 @@ def test_no_module_imports_from_a_room_above_it() -> None:
         f"{imp.path}:{imp.line}: {imp.module} ({room_of(imp.module)[0]}) imports {imp.target} "
         f"({room_of(imp.target)[0]}), a room on its layer or above"
         for imp in IMPORTS
-        if _upward(imp) and (imp.module, imp.target) not in SCORECARDS_UPWARD_PENDING
+        if _upward(imp)
     ]
     assert not wrong, "\n".join(wrong)
-
-
-def test_the_pending_upward_imports_are_only_those_still_there() -> None:
-    seen = {(imp.module, imp.target) for imp in IMPORTS if _upward(imp)}
-    gone = sorted(SCORECARDS_UPWARD_PENDING - seen)
-    assert not gone, f"no longer imported, remove from SCORECARDS_UPWARD_PENDING: {gone}"
 
 
 def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:

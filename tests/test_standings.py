@@ -313,12 +313,16 @@ def test_the_command_rebuilds_all_one_season_or_one_club(club, season, by_name, 
 def test_the_tasks_are_thin_late_acked_and_retried():
     from leagues.standings import tasks
 
-    for task in (tasks.standings_rebuild, tasks.ratings_rebuild, tasks.derived_data_reconcile):
-        assert task.acks_late and task.reject_on_worker_lost
-        assert task.time_limit and task.soft_time_limit
-        assert task.autoretry_for and task.retry_backoff
     from django.conf import settings
 
+    # No task sets its own limits: the settings' apply to every task.
+    assert "time_limit" not in tasks.OPTIONS and "soft_time_limit" not in tasks.OPTIONS
+    assert 0 < settings.CELERY_TASK_SOFT_TIME_LIMIT < settings.CELERY_TASK_TIME_LIMIT
+    for task in (tasks.standings_rebuild, tasks.ratings_rebuild, tasks.derived_data_reconcile):
+        assert task.acks_late and task.reject_on_worker_lost
+        assert task.time_limit == settings.CELERY_TASK_TIME_LIMIT
+        assert task.soft_time_limit == settings.CELERY_TASK_SOFT_TIME_LIMIT
+        assert task.autoretry_for and task.retry_backoff
     beat = settings.CELERY_BEAT_SCHEDULE["derived-data-reconcile"]
     assert beat["task"] == tasks.derived_data_reconcile.name
 

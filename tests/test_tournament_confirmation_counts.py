@@ -14,7 +14,7 @@ from leagues.standings import rebuild as services
 from leagues.standings.derived import counted_games_qs
 from leagues.standings.models import PlayerStanding
 from leagues.tournaments.services import entry_register, round_draw, tournament_create
-from scorecards.selectors import game_counts_for_standings
+from scorecards.models import Game
 from scorecards.services import hand_confirm, seat_claim
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,8 @@ def test_unconfirmed_tournament_game_does_not_count_until_confirmed(
     club, finished_table, django_capture_on_commit_callbacks
 ):
     season, game = finished_table
-    assert not game_counts_for_standings(game)
+    assert not Game.objects.filter(pk=game.pk).counted().exists()
+    assert Game.objects.filter(pk=game.pk).awaiting_confirmation().exists()
     assert list(counted_games_qs(club, season)) == []
     services.standings_rebuild(season_id=season.pk)
     assert not PlayerStanding.objects.filter(season=season).exists()
@@ -57,7 +58,8 @@ def test_unconfirmed_tournament_game_does_not_count_until_confirmed(
             phone = "north" if hand.bidder is not None and hand.bidder % 2 else "east"
             hand_confirm(game=game, number=hand.number, phone=phone)
     game.refresh_from_db()
-    assert game_counts_for_standings(game)
+    assert Game.objects.filter(pk=game.pk).counted().exists()
+    assert not Game.objects.filter(pk=game.pk).awaiting_confirmation().exists()
     assert list(counted_games_qs(club, season)) == [game]
     # The last confirmation of a finished game queued the rebuild (eager here).
     assert PlayerStanding.objects.filter(season=season).count() == 4

@@ -26,11 +26,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import QuerySet
 from openskill.models import PlackettLuce
 
 from leagues.clubs.models import Club, Season
-from scorecards.models import Game, GameStatus, Hand, Seat
+from scorecards.models import Game, Hand, Seat
 from scorecards.rules import GameScore
 from scorecards.selectors import game_scored
 
@@ -48,20 +48,11 @@ class CountedGame:
 
 
 def counted_games_qs(club: Club, season: Season | None = None) -> QuerySet[Game]:
-    """The games that count, in game order (finished time, then id)."""
-    games = Game.objects.filter(club=club, status=GameStatus.FINISHED)
+    """The games that count (`GameQuerySet.counted`), in game order (finished time, then id)."""
+    games = Game.objects.filter(club=club)
     if season is not None:
         games = games.filter(season=season)
-    # A game waits for its confirmations when its club asks them of every game, or when it is a
-    # table of a tournament night that asks them (scorecards.selectors.game_needs_confirmation).
-    unconfirmed = Exists(Hand.objects.filter(game=OuterRef("pk"), confirmed_at__isnull=True))
-    if club.hands_need_confirmation:
-        games = games.filter(~unconfirmed)
-    else:
-        games = games.exclude(
-            Q(tournament_table__round__tournament__hands_need_confirmation=True) & unconfirmed
-        )
-    return games.order_by("finished_at", "pk")
+    return games.counted().order_by("finished_at", "pk")
 
 
 @dataclass(frozen=True)

@@ -47,17 +47,17 @@ def derived_data_mark_stale(
     )
 
 
-def games_delete(*, games: Iterable[Any]) -> int:
-    """Delete games (the admin's delete) and mark the standings and ratings they were part of
-    stale, so the deleted games leave the standings. Returns how many games were deleted."""
-    ids = [game.pk for game in games]
-    with transaction.atomic():
-        rows = list(Game.objects.filter(pk__in=ids).values_list("season_id", "club_id"))
-        Game.objects.filter(pk__in=ids).delete()
-        derived_data_mark_stale(
-            season_ids=[season for season, _club in rows], club_ids=[club for _s, club in rows]
-        )
-    return len(rows)
+def games_deleted_receive(
+    sender: Any, *, season_ids: Iterable[int], club_ids: Iterable[int], **kwargs: Any
+) -> None:
+    """`scorecards.hooks.games_deleted`: the standings and ratings the games counted in are
+    stale."""
+    derived_data_mark_stale(season_ids=season_ids, club_ids=club_ids)
+
+
+def game_result_changed_receive(sender: Any, *, game: Any, **kwargs: Any) -> None:
+    """`scorecards.hooks.game_result_changed`: rebuild what the game counts in."""
+    derived_data_queue(game=game)
 
 
 def derived_data_send(*, season_ids: Iterable[int] = (), club_ids: Iterable[int] = ()) -> bool:

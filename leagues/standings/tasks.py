@@ -16,11 +16,10 @@ from leagues.standings import rebuild, services
 # the same data would fail the same way, and a data error such as an integer overflow is a
 # DatabaseError too).
 RETRY_ON = (*rebuild.TRANSIENT_ERRORS, BrokerError)
+# Time limits: CELERY_TASK_TIME_LIMIT / CELERY_TASK_SOFT_TIME_LIMIT in the settings, for every task.
 OPTIONS = {
     "acks_late": True,
     "reject_on_worker_lost": True,
-    "time_limit": 600,
-    "soft_time_limit": 540,
     "autoretry_for": RETRY_ON,
     "retry_backoff": 5,
     "retry_backoff_max": 300,

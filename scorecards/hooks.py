@@ -1,0 +1,105 @@
+"""What scorecards tells the rooms above it, and what it asks of them, without importing them.
+
+Scorecards sits below standings and tournaments (CONTRIBUTING.md): it announces, they listen.
+
+- `game_result_changed` (signal, keyword `game`): sent by the services, inside their
+  transaction, when what a game counts for may have changed: it finished, a hand of a finished
+  game was corrected, undone or confirmed, or it was abandoned. Receivers queue their work with
+  `transaction.on_commit`, so nothing happens for a transaction that rolls back.
+- `games_deleted` (signal, keywords `season_ids`, `club_ids`): sent inside the transaction that
+  deleted games, with the seasons and clubs they belonged to.
+- The table context: the room that seats games at tournament tables registers one
+  `TableContext` (`table_context_register`). Scorecards reads through it where a game stands in
+  its round, with the figures annotated on the game's own query, so no extra query is paid.
+  With none registered, no game is a table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from django.dispatch import Signal
+from django.utils.translation import gettext as _
+
+if TYPE_CHECKING:
+    from scorecards.rules import GameScore
+
+game_result_changed = Signal()
+games_deleted = Signal()
+
+# Prefix of the annotations a table context adds to a game's query.
+ANNOTATION_PREFIX = "_place_"
+
+
+@dataclass(frozen=True)
+class TablePlace:
+    """Where a tournament table stands in its round, as its sheet says it."""
+
+    round_number: int
+    hands_per_round: int | None  # None: the round runs to the target or a time limit
+    needed: int | None  # the round's hands, one more when tied after the last (tie-break)
+    played: int
+    round_closed: bool  # the director closed the round (or drew the next)
+    night_over: bool
+
+    @property
+    def tie_break(self) -> bool:
+        return self.needed is not None and self.needed > (self.hands_per_round or 0)
+
+    @property
+    def round_over(self) -> bool:
+        return (
+            self.round_closed
+            or self.night_over
+            or (self.needed is not None and self.played >= self.needed)
+        )
+
+    @property
+    def next_hand(self) -> int:
+        return self.played + 1
+
+    @property
+    def over_message(self) -> str:
+        return _(
+            "Round over: every hand of round %(round)s is in. Wait for the director's next draw."
+        ) % {"round": self.round_number}
+
+
+class TableContext(Protocol):
+    def annotations(self) -> dict[str, Any]:
+        """Query expressions, keyed by names starting with ANNOTATION_PREFIX, that a Game
+        queryset annotates to know where the game stands (all None for a game that is no
+        table). Must include `_place_confirms`: True when the game's night asks every hand to
+        be confirmed."""
+        ...
+
+    def place(self, values: dict[str, Any], score: GameScore) -> TablePlace | None:
+        """The table's place from the annotated values (no query); None when not a table."""
+        ...
+
+
+_contexts: list[TableContext] = []
+
+
+def table_context_register(context: TableContext) -> None:
+    """Install the table context (once per process; a second registration replaces it)."""
+    _contexts[:] = [context]
+
+
+def place_annotations() -> dict[str, Any]:
+    """The annotations a game query adds so `table_place` and `game_needs_confirmation` cost no
+    query (empty when no table context is registered)."""
+    return _contexts[0].annotations() if _contexts else {}
+
+
+def place_values(game: Any) -> dict[str, Any] | None:
+    """The table-context values annotated on `game`, or None when it was read without them."""
+    names = place_annotations()
+    if not names or not all(hasattr(game, name) for name in names):
+        return None
+    return {name: getattr(game, name) for name in names}
+
+
+def place_from(values: dict[str, Any], score: GameScore) -> TablePlace | None:
+    return _contexts[0].place(values, score) if _contexts else None
