@@ -10,7 +10,7 @@ from django.db.models import OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest
 
 from leagues.clubs.models import Membership
-from leagues.clubs.roles import GAME_START, HAND_CORRECT_ANY, VIEW, role_can
+from leagues.clubs.roles import HAND_CORRECT_ANY, HAND_ENTER, VIEW, role_can
 from scorecards.hooks import place_annotations
 from scorecards.models import Game, Seat
 
@@ -42,11 +42,11 @@ class GameAccess:
         if self.membership is not None and role_can(self.membership.role, action):
             return True
         # The table link lets a phone see the sheet and enter hands of this one game.
-        return self.via_table_token and action in (VIEW, GAME_START)
+        return self.via_table_token and action in (VIEW, HAND_ENTER)
 
     @property
     def can_enter(self) -> bool:
-        return self.can(GAME_START)
+        return self.can(HAND_ENTER)
 
     @property
     def can_correct(self) -> bool:

@@ -195,7 +195,7 @@ def game_import(
     """Store a kaiser-game/1 record as a game of `club` (see the module docstring)."""
     # Late import: services imports this module's neighbours; the helpers below are the ones the
     # table uses, so an imported hand is stored exactly like a hand entered at the table.
-    from scorecards.services import _apply_score, _hand_fields, game_start
+    from scorecards.services import game_start, hand_fields, score_apply
 
     parsed = record_parse(record)
     score = game_score(parsed.rules, parsed.hands, parsed.first_dealer)
@@ -210,7 +210,7 @@ def game_import(
     if season is not None and season.club_id != club.pk:
         raise RecordError("season", gettext("the season belongs to another club"))
     fields = [
-        _hand_fields(hand, scored) for hand, scored in zip(parsed.hands, score.hands, strict=True)
+        hand_fields(hand, scored) for hand, scored in zip(parsed.hands, score.hands, strict=True)
     ]
     by_name = IMPORT_BY_NAME
     # Every row is turned into database values here, before the transaction: inside it only
@@ -260,7 +260,7 @@ def game_import(
                 )
                 for statement, rows in inserts:
                     _rows_insert(statement, rows, game.pk)
-                _apply_score(game, score)
+                score_apply(game, score)
             return game
         except IntegrityError as exc:
             # Only a new player can clash (the game, hands and keys are all new): another

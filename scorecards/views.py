@@ -1,4 +1,5 @@
-"""A game's record download and the table link. The sheet itself is in table_views."""
+"""A game's record download and the table link. The sheet itself is in table_views, the
+actions around a hand in hand_views."""
 
 from __future__ import annotations
 

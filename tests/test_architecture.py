@@ -56,8 +56,6 @@ LONG_MODULES_PENDING: frozenset[str] = frozenset(
     {
         "scorecards/rules/scoring.py",
         "scorecards/rules/catalogue.py",
-        "scorecards/table_views.py",
-        "scorecards/services.py",
     }
 )
 

@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from scorecards.presentation import winner_text
 from scorecards.rules import HandInput
 from scorecards.services import game_start, hand_correct, hand_record
-from scorecards.table_views import winner_text
 
 pytestmark = pytest.mark.django_db
 

@@ -311,9 +311,9 @@ def test_the_command_rebuilds_all_one_season_or_one_club(club, season, by_name, 
 
 
 def test_the_tasks_are_thin_late_acked_and_retried():
-    from leagues.standings import tasks
-
     from django.conf import settings
+
+    from leagues.standings import tasks
 
     # No task sets its own limits: the settings' apply to every task.
     assert "time_limit" not in tasks.OPTIONS and "soft_time_limit" not in tasks.OPTIONS

@@ -17,7 +17,9 @@ class Role(models.TextChoices):
 
 # Actions a member of a club may take, and the roles allowed each.
 VIEW = "view"  # club pages, games, standings
-GAME_START = "game_start"  # start a game at the club and enter its hands
+GAME_START = "game_start"  # start a game at the club
+# Enter, take back and confirm hands of a game in progress (a table link gives this one too).
+HAND_ENTER = "hand_enter"
 # Correct hands of any game of the club (with a reason once it is over); abandon or delete games.
 HAND_CORRECT_ANY = "hand_correct_any"
 PLAYERS_MANAGE = "players_manage"  # add, rename, link players; invite members
@@ -32,6 +34,7 @@ _STAFF = frozenset({Role.OWNER, Role.DIRECTOR})
 PERMISSIONS: dict[str, frozenset[Role]] = {
     VIEW: _ALL,
     GAME_START: _ALL,
+    HAND_ENTER: _ALL,
     HAND_CORRECT_ANY: frozenset({Role.OWNER, Role.DIRECTOR, Role.SCORER}),
     PLAYERS_MANAGE: _STAFF,
     SEASONS_MANAGE: _STAFF,

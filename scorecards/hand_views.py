@@ -1,0 +1,283 @@
+"""Pages and actions around one hand or the game as a whole: undo, confirmation, seat claims,
+a hand's history and correction, abandon and delete, the print view and the table link.
+
+Thin views, as in `scorecards.table_views`: access through `game_for_member`, writes through
+the services."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from leagues.clubs.roles import HAND_ENTER
+from scorecards.access import game_for_member
+from scorecards.habits import habits_text
+from scorecards.handform import (
+    engine_message,
+    hand_form_initial,
+    hand_form_parse,
+)
+from scorecards.presentation import record_text
+from scorecards.rules import HandError, KaiserError
+from scorecards.selectors import (
+    game_hands,
+    game_scored,
+    hand_versions,
+    table_place,
+)
+from scorecards.services import (
+    HandRefused,
+    closed_message,
+    game_abandon,
+    game_delete,
+    game_token_issue,
+    game_token_revoke,
+    hand_confirm,
+    hand_correct,
+    hand_undo,
+)
+from scorecards.sheet_context import TEMPLATE, entry_context, sheet_context
+from scorecards.table_phone import (
+    game_names,
+    json_refusal,
+    json_refusals,
+    may_stop,
+    phone_id,
+    phone_seat,
+    redirect_303,
+    seat_remember,
+    signature,
+    wants_json,
+)
+from scorecards.table_views import refused_answer
+
+
+@require_POST
+@json_refusals
+def hand_undo_last(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Take back the last hand (kept in its history; its key stays spent). Refused once the game
+    is over (409 closed), when the hand was confirmed (409 confirmed), or when there is none
+    (409 nothing)."""
+    access = game_for_member(request, game_id, HAND_ENTER)
+    game = access.game
+    user = request.user if request.user.is_authenticated else None
+    try:
+        hand_undo(game=game, by=user, by_name=signature(request, game))
+    except HandRefused as refusal:
+        return refused_answer(request, access, refusal)
+    except HandError:
+        if wants_json(request):
+            return json_refusal("nothing", _("There is no hand to take back."), 409)
+    if wants_json(request):
+        game.refresh_from_db(fields=["hand_count"])
+        return JsonResponse({"status": "undone", "hand_count": game.hand_count})
+    if request.htmx:
+        game.refresh_from_db(fields=["updated_at", "hand_count"])
+        return render(request, TEMPLATE + "#submitted", sheet_context(request, access))
+    return redirect_303("game_sheet", game_id=game.pk)
+
+
+@require_POST
+@json_refusals
+def hand_confirm_view(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """A player of the other side confirms hand `number`. Who confirms is what the server knows
+    of this phone (its seat claim) or of the signed-in player, never a seat the form names."""
+    access = game_for_member(request, game_id, HAND_ENTER)
+    game = access.game
+    user = request.user if request.user.is_authenticated else None
+    try:
+        hand = hand_confirm(game=game, number=number, by=user, phone=phone_id(request))
+    except HandRefused as refusal:
+        return refused_answer(request, access, refusal)
+    except HandError:
+        if wants_json(request):
+            return json_refusal("not_found", _("There is no such hand in this game."), 404)
+        raise Http404("No such hand") from None
+    if wants_json(request):
+        return JsonResponse(
+            {"status": "confirmed", "number": hand.number, "by": hand.confirmed_by_name}
+        )
+    if request.htmx:
+        game.refresh_from_db(fields=["updated_at"])
+        return render(request, TEMPLATE + "#sheet", sheet_context(request, access))
+    return redirect_303("game_sheet", game_id=game.pk)
+
+
+@require_POST
+@json_refusals
+def game_seat_claim(request: HttpRequest, game_id: int) -> HttpResponse:
+    """This phone says which seat holds it (`seat`), once for the game: kept on the server, it is
+    what lets the phone confirm the other side's hands later. 409 taken when another phone holds
+    that seat, 409 claimed when this phone holds another one."""
+    access = game_for_member(request, game_id, HAND_ENTER, seats=False)
+    game = access.game
+    raw = request.POST.get("seat", "")
+    held = phone_seat(request, game)
+    try:
+        seat = seat_remember(request, game, raw)
+    except HandRefused as refusal:
+        return refused_answer(request, access, refusal)
+    if seat is None or (held is None and raw != str(seat)):
+        message = _("Another phone holds that seat: choose your own seat.")
+        if wants_json(request):
+            return json_refusal("taken", message, 409)
+        context = sheet_context(request, access, message=message)
+        context["refusal"] = message
+        return render(request, TEMPLATE, context, status=409)
+    if held is not None and raw != str(held) and wants_json(request):
+        return json_refusal(
+            "claimed", _("This phone already holds a seat in this game: it keeps it."), 409
+        )
+    if wants_json(request):
+        return JsonResponse({"status": "claimed", "seat": seat})
+    return redirect_303("game_sheet", game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def game_abandon_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A scorer or director stops a game that will not be finished, with a reason (a page with
+    the reason field, then 303 to the sheet)."""
+    access = game_for_member(request, game_id)
+    game = access.game
+    error = ""
+    if request.method == "POST":
+        user = request.user if request.user.is_authenticated else None
+        try:
+            game_abandon(game=game, by=user, reason=request.POST.get("reason", ""))
+        except HandRefused as refusal:
+            if refusal.http_status == 403:
+                raise PermissionDenied from None
+            error = str(refusal)
+        else:
+            return redirect_303("game_sheet", game_id=game.pk)
+    elif not may_stop(request, access):
+        raise PermissionDenied
+    context = {"game": game, "error": error, "can_delete": game.hand_count == 0}
+    return render(request, "scorecards/game_abandon.html", context, status=422 if error else 200)
+
+
+@require_POST
+def game_delete_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Delete a game that has no hand (started by mistake); 303 to the club's page."""
+    access = game_for_member(request, game_id)
+    game = access.game
+    user = request.user if request.user.is_authenticated else None
+    club = game.club
+    try:
+        game_delete(game=game, by=user)
+    except HandRefused as refusal:
+        if refusal.http_status == 403:
+            raise PermissionDenied from None
+        context = {"game": game, "error": str(refusal), "can_delete": False}
+        return render(request, "scorecards/game_abandon.html", context, status=409)
+    response = redirect(reverse("club_detail", args=[club.slug]) if club else reverse("home"))
+    response.status_code = 303
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+    """One hand: its history (every version: who, when, before and after) and, for those who
+    may, the form to correct it. Later hands are re-checked by the engine."""
+    access = game_for_member(request, game_id)
+    game = access.game
+    hands = list(game_hands(game))
+    hand = next((h for h in hands if h.number == number), None)
+    if hand is None:
+        raise Http404("No such hand")
+    rules = game.rules_value
+    names = game_names(game)
+    score = game_scored(game, hands)
+    values = hand_form_initial(
+        {**hand.record, "bidder": hand.bidder, "bid": hand.bid, "tricks": hand.tricks}
+        | ({"kind": hand.kind} if hand.kind else {}),
+        rules,
+        dealer=hand.dealer,
+    )
+    errors: dict[str, list[str]] = {}
+    status = 200
+    if request.method == "POST":
+        if not access.can_correct:
+            raise PermissionDenied
+        form = hand_form_parse(request.POST, rules, key_required=False, dealer=hand.dealer)
+        if form.hand is not None:
+            user = request.user if request.user.is_authenticated else None
+            try:
+                hand_correct(
+                    game=game,
+                    number=number,
+                    hand=form.hand,
+                    by=user,
+                    by_name=signature(request, game, names),
+                    reason=request.POST.get("reason", ""),
+                )
+            except HandRefused as refusal:
+                if refusal.http_status == 403:
+                    raise PermissionDenied from None
+                form.add_error("reason", str(refusal))
+            except HandError as error:
+                if error.number != number:
+                    form.add_error(
+                        "hand",
+                        _("This correction would make hand %(n)s impossible: %(why)s")
+                        % {"n": error.number, "why": engine_message(error)},
+                    )
+                else:
+                    form.add_engine_error(error)
+            except KaiserError as error:
+                form.add_engine_error(error)
+            else:
+                return redirect_303("game_sheet", game_id=game.pk)
+        values = form.values | {"thrown_in": request.POST.get("thrown_in") == "1"}
+        errors = form.errors
+        status = 422
+    versions = [
+        (
+            version,
+            record_text(version.before, names, rules),
+            record_text(version.after, names, rules),
+        )
+        for version in hand_versions(game, number)
+    ]
+    entry = entry_context(game, rules, score, names, values=values, errors=errors, number=number)
+    context = {
+        "claims": [
+            (claim, names[claim.seat] if claim.seat < len(names) else "?")
+            for claim in game.seat_claims.order_by("at", "pk")
+        ],
+        # Exactly when the service asks for one (a game over, a closed round or night).
+        "needs_reason": bool(closed_message(game, table_place(game))),
+        "access": access,
+        "game": game,
+        "hand": hand,
+        "scored": score.hands[number - 1],
+        "versions": versions,
+        "entry": entry,
+        "names": names,
+        "habits": habits_text(hand.record),
+    }
+    return render(request, "scorecards/hand_detail.html", context, status=status)
+
+
+@require_GET
+def game_print(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The sheet laid out like the traditional paper score sheet, for printing."""
+    access = game_for_member(request, game_id)
+    return render(request, "scorecards/game_print.html", sheet_context(request, access))
+
+
+@require_POST
+def game_table_link(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Issue a new table link (the old one stops working) or revoke it."""
+    access = game_for_member(request, game_id)
+    if not access.can_correct:
+        raise PermissionDenied
+    if request.POST.get("action") == "revoke":
+        game_token_revoke(game=access.game)
+    else:
+        game_token_issue(game=access.game)
+    return redirect_303("game_sheet", game_id=game_id)

@@ -1,0 +1,146 @@
+"""The sheet's words and pictures: labels, banners, the phone's messages, a hand in words, the
+table link's QR code. No request, no writes."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scorecards.models import FinishReason
+from scorecards.qr import qr_svg
+from scorecards.rules import GameScore, Rules
+from scorecards.sheet import (
+    bid_text,
+    side_names,
+)
+
+
+def kind_label(kind: str) -> str:
+    labels = {
+        "trump": _("Trump"),
+        "no": _("No trump"),
+        "low": _("Low"),
+        "kaiser": _("Kaiser"),
+        "kaiser40": _("Kaiser 40"),
+    }
+    return labels[kind]
+
+
+@functools.lru_cache(maxsize=256)
+def table_qr(link: str) -> str:
+    return qr_svg(link)
+
+
+def winner_text(score: GameScore, sides: list[str]) -> str:
+    """The game-over banner in words that read right: who won, and why, naming the sides
+    ("Ann & Cat win: Bob & Dan fell to -52")."""
+    if score.winner is None:
+        return ""
+    winner = sides[score.winner]
+    losers = [name for side, name in enumerate(sides) if side != score.winner]
+    loser = " / ".join(losers)
+    if score.reason == FinishReason.MINUS:
+        fallen = [
+            (name, total)
+            for side, (name, total) in enumerate(zip(sides, score.scores, strict=True))
+            if side != score.winner and total <= min(score.scores)
+        ]
+        name, total = fallen[0] if fallen else (loser, min(score.scores))
+        return _("%(winner)s win: %(loser)s fell to %(score)s.") % {
+            "winner": winner,
+            "loser": name,
+            "score": total,
+        }
+    if score.reason == FinishReason.TARGET:
+        return _("%(winner)s win: they reached %(score)s.") % {
+            "winner": winner,
+            "score": score.scores[score.winner],
+        }
+    if score.reason == FinishReason.KAISER:
+        return _("%(winner)s win with a kaiser bid.") % {"winner": winner}
+    if score.reason == FinishReason.HEART:
+        return _("%(winner)s win: %(loser)s, at the bid-out, took the five of hearts.") % {
+            "winner": winner,
+            "loser": loser,
+        }
+    return _("%(winner)s win.") % {"winner": winner}
+
+
+def sheet_texts() -> dict[str, str]:
+    """The phone's own messages (the outbox in sheet.js), translated here and handed to the page
+    as JSON: a fallback for each kind of answer that carries no message of its own."""
+    return {
+        "waiting_one": _("1 hand waiting to send. It goes as soon as the signal returns."),
+        "waiting_many": _("__N__ hands waiting to send. They go as soon as the signal returns."),
+        "sent": _("Hand __N__ sent and saved."),
+        "saved": _("Hand __N__ saved."),
+        "conflict": _(
+            "Your hand __N__ was not saved: __WHO__ entered hand __N__ first. "
+            "Enter yours as a correction, or discard it."
+        ),
+        "correct": _("Enter yours as a correction"),
+        "discard": _("Discard"),
+        "retry": _("Try again"),
+        "ok": _("OK"),
+        "csrf": _(
+            "Not sent: this page is too old to send hands. Reload the page; "
+            "your hand is kept and sent after."
+        ),
+        "signed_out": _(
+            "Not sent: this phone is signed out. Sign in again or open the table link; "
+            "your hand is kept."
+        ),
+        "403": _(
+            "Not saved: this phone may no longer enter hands in this game (the table link "
+            "was changed or revoked). Ask the scorer for the new link."
+        ),
+        "404": _("Not saved: this game no longer exists. Discard the hand."),
+        "409": _(
+            "Not saved: the sheet changed on another phone. Check the sheet and enter "
+            "the hand again if it is missing."
+        ),
+        "422": _("Not saved: the hand is not valid. Enter it again."),
+        "429": _("Not sent yet: too many tries. It is tried again in a moment."),
+        "4xx": _("Not saved: the server refused the hand (error __CODE__). Enter it again."),
+        "5xx": _(
+            "Not sent yet: the server had a problem (error __CODE__). Your hand is kept and "
+            "tried again in a moment."
+        ),
+    }
+
+
+def record_text(record: dict[str, Any] | None, names: list[str], rules: Rules) -> str:
+    """A stored hand record in words, for its history and conflicts ("Ann 8 no, tricks 6-2,
+    5♥ Ann & Bob, 3♠ Cat & Dan")."""
+    if not record:
+        return ""
+    if record.get("thrown_in"):
+        return _("thrown in")
+    sides = side_names(rules, names)
+
+    def side(value: Any) -> str:
+        return sides[value] if isinstance(value, int) and 0 <= value < len(sides) else "?"
+
+    contract = []
+    bidder = record.get("bidder")
+    if isinstance(bidder, int) and 0 <= bidder < len(names):
+        contract.append(names[bidder])
+    if record.get("kind") in ("kaiser", "kaiser40"):
+        contract.append(bid_text(record["kind"], record.get("bid")))
+    elif record.get("bid") is not None:
+        contract.append(bid_text(record.get("kind", "trump"), record["bid"]))
+    parts = [" ".join(contract)] if contract else []
+    if record.get("tricks"):
+        parts.append(_("tricks %(tricks)s") % {"tricks": "-".join(map(str, record["tricks"]))})
+    if record.get("seat_tricks"):
+        parts.append(
+            _("by seat %(tricks)s") % {"tricks": "-".join(map(str, record["seat_tricks"]))}
+        )
+    for key, label in (("five_hearts", "5♥"), ("three_spades", "3♠"), ("insult", _("insult"))):
+        if record.get(key) is not None:
+            parts.append(f"{label} {side(record[key])}")
+    if record.get("auction"):
+        parts.append("[" + ", ".join(record["auction"]) + "]")
+    return ", ".join(parts)

@@ -1,0 +1,292 @@
+"""Writes that touch games and hands. Each runs in one transaction, holds the game row locked, and
+validates through the rules engine against the hands so far: a refused hand changes nothing.
+
+Scores are never computed here: `game_score` from the engine is the only arithmetic.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from leagues.clubs.models import Club, Player, Season
+from scorecards.models import (
+    Game,
+    Hand,
+    HandAction,
+    Seat,
+    SpentKey,
+)
+from scorecards.rules import (
+    GameScore,
+    HandError,
+    HandInput,
+    RecordError,
+    Rules,
+    game_score,
+)
+from scorecards.rules.habits import game_habits_parse
+from scorecards.rules.scoring import first_dealer_check
+from scorecards.services.state import (
+    GameClosed,
+    HandConfirmed,
+    HandConflict,
+    HandRecorded,
+    NotAllowed,
+    ReasonMissing,
+    RoundOver,
+    closed_message,
+    game_can_correct,
+    game_locked,
+    game_rescored,
+    hand_fields,
+    hand_inputs,
+    key_spent,
+    place_of,
+    score_apply,
+    undone_error,
+    version_keep,
+)
+
+
+def game_rescore(*, game: Game) -> GameScore:
+    """Re-derive a game's cached totals from its stored hands (idempotent)."""
+    with transaction.atomic():
+        game = game_locked(game.pk)
+        score = game_score(game.rules_value, hand_inputs(game), game.first_dealer)
+        score_apply(game, score)
+    return score
+
+
+@transaction.atomic
+def game_start(
+    *,
+    seats: Sequence[Player | str],
+    rules: Rules,
+    club: Club | None = None,
+    season: Season | None = None,
+    first_dealer: int = 0,
+    table_label: str = "",
+    created_by: AbstractBaseUser | None = None,
+    habits: Mapping | None = None,
+) -> Game:
+    """Start a game with `seats` (players of `club`, or plain names for a quick game) clockwise
+    from seat 0, and its table `habits` as a record's top level writes them (`passing`, `kitty`,
+    `pot`). Raises RecordError naming `seats`, `first_dealer` or the habit at fault."""
+    habits = game_habits_parse(habits or {})
+    if len(seats) != rules.seats:
+        raise RecordError(
+            "seats",
+            _("expected %(seats)s names (got %(count)s)")
+            % {"seats": rules.seats, "count": len(seats)},
+        )
+    first_dealer_check(rules, first_dealer)
+    players = [seat for seat in seats if isinstance(seat, Player)]
+    if len({p.pk for p in players}) != len(players):
+        raise RecordError("seats", _("a player can sit in only one seat"))
+    if club is None and players:
+        raise RecordError("seats", _("club players need the game to belong to their club"))
+    if any(p.club_id != club.pk for p in players if club is not None):
+        raise RecordError("seats", _("every player must belong to the game's club"))
+    if season is not None and (club is None or season.club_id != club.pk):
+        raise RecordError("season", _("the season belongs to another club"))
+    names = [(seat.name if isinstance(seat, Player) else str(seat)).strip() for seat in seats]
+    if any(not name for name in names):
+        raise RecordError("seats", _("every seat needs a name"))
+    game = Game.objects.create(
+        club=club,
+        season=season,
+        table_label=table_label,
+        rules=rules.as_dict(),
+        first_dealer=first_dealer,
+        created_by=created_by,
+        passing=habits.get("passing", ""),
+        kitty=habits.get("kitty", ""),
+        pot_per_set=habits["pot"].per_set if "pot" in habits else None,
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            seat=number,
+            name=name[:80],
+            player=seat if isinstance(seat, Player) else None,
+        )
+        for number, (seat, name) in enumerate(zip(seats, names, strict=True))
+    )
+    score_apply(game, game_score(rules, [], first_dealer))
+    return game
+
+
+def hand_record(
+    *,
+    game: Game,
+    hand: HandInput,
+    idempotency_key: uuid.UUID | None = None,
+    number: int | None = None,
+    entered_by: AbstractBaseUser | None = None,
+    entered_by_name: str = "",
+    entered_seat: int | None = None,
+) -> HandRecorded:
+    """Append `hand` to `game`.
+
+    - A game that is over, a closed round or an ended night takes no hand (GameClosed); a
+      tournament table that played its round's hands neither (RoundOver).
+    - A key whose hand was taken back stays spent: HandUndone names who and when.
+
+    - The same `idempotency_key` twice returns the hand stored the first time (created=False).
+    - `number`, when given, is the hand number the phone believes comes next; if that number is
+      taken already, HandConflict carries the stored hand.
+    - A hand the engine refuses raises HandError and writes nothing.
+    """
+    key = idempotency_key or uuid.uuid4()
+    try:
+        with transaction.atomic():
+            locked = game_locked(game.pk, key)
+            # One read gives both the hands to score against and a repeated key of this game;
+            # a key used by another game is caught by its unique constraint below.
+            rows = list(locked.hands.order_by("number"))
+            inputs = [row.as_input() for row in rows]
+            for row in rows:
+                if row.idempotency_key == key:
+                    score = game_score(locked.rules_value, inputs, locked.first_dealer)
+                    return HandRecorded(row, False, score, tuple(rows))
+            if locked._key_spent:
+                raise undone_error(key_spent(key))
+            next_number = len(inputs) + 1
+            if number is not None and number != next_number:
+                taken = next((row for row in rows if row.number == number), None)
+                if taken is not None:
+                    raise HandConflict(taken)
+            so_far = game_score(locked.rules_value, inputs, locked.first_dealer)
+            place = place_of(locked, so_far)
+            closed = closed_message(locked, place)
+            if closed:
+                raise GameClosed(closed)
+            if place is not None and place.round_over:
+                raise RoundOver(place.over_message)
+            if number is not None and number != next_number:
+                raise HandError(
+                    number, "number", _("the next hand is hand %(next)s") % {"next": next_number}
+                )
+            score = game_score(locked.rules_value, [*inputs, hand], locked.first_dealer)
+            scored = score.hands[-1]
+            stored = Hand.objects.create(
+                game=locked,
+                number=next_number,
+                idempotency_key=key,
+                entered_by=entered_by,
+                entered_by_name=entered_by_name[:80],
+                entered_seat=entered_seat,
+                **hand_fields(hand, scored),
+            )
+            version_keep(
+                locked,
+                next_number,
+                HandAction.ENTER,
+                None,
+                stored.record,
+                entered_by,
+                entered_by_name,
+            )
+            score_apply(locked, score)
+    except IntegrityError:
+        # The key was used already: by another game, or by a request that raced past the read
+        # above (possible only without a game lock). The first one won; hand its row back.
+        existing = Hand.objects.filter(idempotency_key=key).first()
+        if existing is None:
+            raise
+        if existing.game_id != game.pk:
+            raise HandError(
+                existing.number, "idempotency_key", _("this key belongs to another game")
+            ) from None
+        return HandRecorded(existing, False, game_rescored(existing.game))
+    return HandRecorded(stored, True, score, (*rows, stored))
+
+
+@transaction.atomic
+def hand_correct(
+    *,
+    game: Game,
+    number: int,
+    hand: HandInput,
+    by: AbstractBaseUser | None = None,
+    by_name: str = "",
+    reason: str = "",
+) -> GameScore:
+    """Replace hand `number` and re-score the game. Later hands are validated again; if the
+    correction makes any of them impossible, HandError names it and nothing changes.
+
+    `by` must hold the correction power (`game_can_correct`); `by=None` is a trusted caller
+    (import, management commands) and may correct only a game that is not over. A game that is
+    over (or whose round or night is) is corrected only by a scorer, director or owner, with a
+    `reason` kept in the hand's history (NotAllowed, ReasonMissing)."""
+    locked = game_locked(game.pk)
+    closed = closed_message(locked, place_of(locked))
+    reason = " ".join(reason.split())[:200]
+    if closed:
+        if not game_can_correct(locked, by, over=True):
+            raise NotAllowed(closed)
+        if not reason:
+            raise ReasonMissing(
+                _("Say why this hand of a game that is over is corrected."), field="reason"
+            )
+    elif by is not None and not game_can_correct(locked, by):
+        raise NotAllowed(_("Only a scorer of the club corrects hands: ask one."))
+    stored = list(locked.hands.order_by("number"))
+    if not 1 <= number <= len(stored):
+        raise HandError(number, "number", _("there is no such hand in this game"))
+    inputs = [h.as_input() for h in stored]
+    inputs[number - 1] = hand
+    score = game_score(locked.rules_value, inputs, locked.first_dealer)
+    target = stored[number - 1]
+    before = target.record
+    for field, value in hand_fields(hand, score.hands[number - 1]).items():
+        setattr(target, field, value)
+    # A corrected hand must be confirmed again.
+    target.confirmed_at = None
+    target.confirmed_by_name = ""
+    target.save()
+    # Dealers of later hands may move when a hand becomes (or stops being) a throw-in.
+    for later, scored in zip(stored[number:], score.hands[number:], strict=True):
+        if later.dealer != scored.dealer:
+            later.dealer = scored.dealer
+            if "dealer" in later.record:
+                later.record = {**later.record, "dealer": scored.dealer}
+            later.save(update_fields=["dealer", "record"])
+    version_keep(
+        locked, number, HandAction.CORRECT, before, target.record, by, by_name, reason=reason
+    )
+    score_apply(locked, score)
+    return score
+
+
+@transaction.atomic
+def hand_undo(*, game: Game, by: AbstractBaseUser | None = None, by_name: str = "") -> GameScore:
+    """Remove the last hand of the game (kept in the version history; its idempotency key stays
+    spent). Refused (GameClosed) once the game is over or its round or night closed, and
+    (HandConfirmed) when the other side confirmed the hand: a correction changes those."""
+    locked = game_locked(game.pk)
+    closed = closed_message(locked, place_of(locked))
+    if closed:
+        raise GameClosed(closed)
+    last = locked.hands.order_by("-number").first()
+    if last is None:
+        raise HandError(1, "number", _("there is no hand to undo"))
+    if last.confirmed_at is not None:
+        raise HandConfirmed(
+            _("Hand %(number)s was confirmed by %(who)s: ask a scorer to correct it.")
+            % {"number": last.number, "who": last.confirmed_by_name or _("the other side")},
+            number=last.number,
+        )
+    version_keep(locked, last.number, HandAction.UNDO, last.record, None, by, by_name)
+    SpentKey.objects.create(
+        key=last.idempotency_key, game=locked, number=last.number, by_name=by_name[:80]
+    )
+    last.delete()
+    score = game_rescored(locked)
+    score_apply(locked, score)
+    return score

@@ -1,0 +1,169 @@
+"""What the sheet page and its fragments show: the context built from one read of the game
+(access, hands, the engine's score), shared by every view that answers with the sheet."""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from typing import Any
+
+from django.http import HttpRequest
+
+from scorecards.access import GameAccess
+from scorecards.habits import entry_table_habits
+from scorecards.models import FinishReason, Game, Hand
+from scorecards.pot import cents_text
+from scorecards.presentation import kind_label, sheet_texts, table_qr, winner_text
+from scorecards.qr import table_link
+from scorecards.rules import GameScore, Rules
+from scorecards.rules.catalogue import rules_describe
+from scorecards.selectors import (
+    game_hands,
+    game_needs_confirmation,
+    game_pot_of,
+    game_scored,
+    table_place,
+)
+from scorecards.sheet import (
+    score_chart,
+    sheet_notices,
+    sheet_rows,
+    sheet_version,
+    side_names,
+)
+from scorecards.table_phone import (
+    corrected_numbers,
+    game_names,
+    may_stop,
+    phone_seat,
+)
+
+TEMPLATE = "scorecards/game_sheet.html"
+
+
+def entry_context(
+    game: Game,
+    rules: Rules,
+    score: GameScore,
+    names: list[str],
+    *,
+    values: dict[str, Any] | None = None,
+    errors: dict[str, list[str]] | None = None,
+    message: str = "",
+    key: uuid.UUID | None = None,
+    phone_seat: int | None = None,
+    number: int | None = None,
+) -> dict[str, Any]:
+    """Everything the hand entry form needs (blank, or re-shown with the values and errors)."""
+    dealer = score.next_dealer
+    if number is not None and number <= len(score.hands):
+        dealer = score.hands[number - 1].dealer
+    sides = side_names(rules, names)
+    kinds = rules.kinds_allowed()
+    order = (
+        [] if dealer is None else [(dealer + k) % rules.seats for k in range(1, rules.seats + 1)]
+    )
+    values = values or {}
+    auction = list(values.get("auction") or [])
+    tricks = list(values.get("tricks") or [None] * rules.side_count)
+    seat_tricks = list(values.get("seat_tricks") or [None] * rules.seats)
+    return {
+        "number": number or len(score.hands) + 1,
+        "key": key or uuid.uuid4(),
+        "dealer": dealer,
+        "dealer_name": "" if dealer is None else names[dealer],
+        "seats": list(enumerate(names)),
+        "sides": list(enumerate(sides)),
+        "totals": [
+            (side, name, total)
+            for side, (name, total) in enumerate(zip(sides, score.scores, strict=True))
+        ],
+        "two_sides": rules.side_count == 2,
+        "kinds": [(kind, kind_label(kind)) for kind in kinds],
+        "bids": range(rules.min_bid, rules.max_bid + 1),
+        "tricks": range(rules.tricks_per_hand + 1),
+        "seat_tricks": "kaiser40" in kinds or rules.kaiser_bid == "solo",
+        "side_tricks": [(side, name, tricks[side]) for side, name in enumerate(sides)],
+        "seat_rows": [(seat, name, seat_tricks[seat]) for seat, name in enumerate(names)],
+        "joffre": rules.joffre_insult,
+        **entry_table_habits(rules),
+        "auction": [
+            (seat, names[seat], auction[i] if i < len(auction) else "")
+            for i, seat in enumerate(order)
+        ],
+        "values": values,
+        "errors": errors or {},
+        "message": message,
+        "phone_seat": phone_seat,
+    }
+
+
+def sheet_context(
+    request: HttpRequest,
+    access: GameAccess,
+    *,
+    hands: list[Hand] | None = None,
+    score: GameScore | None = None,
+    **entry: Any,
+) -> dict[str, Any]:
+    game = access.game
+    hands = list(game_hands(game)) if hands is None else list(hands)
+    score = game_scored(game, hands) if score is None else score
+    rules = score.rules
+    names = game_names(game)
+    sides = side_names(rules, names)
+    needs_confirming = game_needs_confirmation(game)
+    # Whoever may enter hands may show the table link to the others at the table; only those
+    # who may correct hands make a new one or revoke it.
+    link = table_link(request, game) if access.can_enter else None
+    last = score.hands[-1] if score.hands else None
+    place = table_place(game, score)
+    return {
+        "place": place,
+        "can_stop": may_stop(request, access),
+        "entry_open": access.can_enter
+        and game.status == "in_progress"
+        and not score.finished
+        and not (place and place.round_over),
+        "access": access,
+        "game": game,
+        "score": score,
+        "rules_words": rules_describe(rules),
+        "names": names,
+        "sides": sides,
+        "rows": sheet_rows(score, hands, names),
+        "notices": sheet_notices(score, sides, raised=bool(last and last.target_raised)),
+        "chart": score_chart(score),
+        "version": sheet_version(game),
+        "winner_name": sides[score.winner] if score.winner is not None else "",
+        "finish_reason": FinishReason(score.reason).label if score.reason else "",
+        "game_over": winner_text(score, sides),
+        "corrected": corrected_numbers(game, hands),
+        "sheet_texts": sheet_texts(),
+        "needs_confirming": needs_confirming,
+        "unconfirmed": needs_confirming and any(h.confirmed_at is None for h in hands),
+        "table_link": link,
+        # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
+        "table_qr": table_qr(link) if link and not request.htmx else "",
+        "entry": entry_context(
+            game, rules, score, names, phone_seat=phone_seat(request, game), **entry
+        ),
+        "pot": _pot_context(game, score, names),
+    }
+
+
+def _pot_context(game: Game, score: GameScore, names: list[str]) -> dict[str, Any] | None:
+    """The pot as the sheet shows it: its total, who fed it and who collected it."""
+    pot = game_pot_of(game, score)
+    if pot is None:
+        return None
+    fed: Counter[int] = Counter(seat for _number, seat in pot.fed)
+    return {
+        "per_set": cents_text(pot.per_set),
+        "total": cents_text(pot.total),
+        "fed": [(names[seat], cents_text(n * pot.per_set)) for seat, n in sorted(fed.items())],
+        "collected": [
+            (names[seat], cents_text(pot.balance[seat] + fed[seat] * pot.per_set))
+            for seat in pot.winners or ()
+        ],
+    }

@@ -1,0 +1,172 @@
+"""The phone at the table as the server knows it: its id and seat claim (in the server-side
+session), the name it signs with, and the JSON refusals the sheet's outbox reads."""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from kaiser_league.inputs import number_or_none
+from leagues.clubs.roles import HAND_CORRECT_ANY
+from scorecards.access import SESSION_TABLE_TOKENS, GameAccess
+from scorecards.models import Game, Hand
+from scorecards.selectors import (
+    seat_names,
+)
+from scorecards.services import (
+    seat_claim,
+)
+
+SEAT_NAMES_SECONDS = 6 * 3600
+
+# {str(game_id): seat}: a mirror of this phone's SeatClaim rows. A new key, so a seat that an
+# older session merely named (before claims were kept on the server) counts for nothing.
+SESSION_SEATS = "table_seat_claims"
+
+
+SESSION_PHONE = "table_phone"  # a random id of this phone, the key of its seat claims
+
+
+def json_refusal(status: str, message: str, code: int, **details: Any) -> JsonResponse:
+    """Every non-success JSON answer of the hand endpoints has this shape: a machine word, a
+    translated sentence saying what happened and what to do next, and details."""
+    return JsonResponse({"status": status, "message": message, **details}, status=code)
+
+
+def json_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For the outbox (`Accept: application/json`): a refused access answers JSON too. A phone
+    whose table link was revoked (or replaced) is told so (403 revoked); no power is 403
+    forbidden; an unknown game 404 not_found."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, game_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, game_id, *args, **kwargs)
+        except Http404:
+            if not wants_json(request):
+                raise
+            if str(game_id) in request.session.get(SESSION_TABLE_TOKENS, {}):
+                return json_refusal(
+                    "revoked",
+                    _("This table link no longer works: ask for the new one (scan its QR code)."),
+                    403,
+                )
+            return json_refusal(
+                "not_found", _("There is no such game for you: check the link."), 404
+            )
+        except PermissionDenied:
+            if not wants_json(request):
+                raise
+            return json_refusal(
+                "forbidden", _("You may not do this in this game: ask a scorer."), 403
+            )
+
+    return wrapped
+
+
+def phone_id(request: HttpRequest, *, create: bool = False) -> str | None:
+    phone = request.session.get(SESSION_PHONE)
+    if not isinstance(phone, str) and create:
+        phone = secrets.token_urlsafe(16)
+        request.session[SESSION_PHONE] = phone
+    return phone if isinstance(phone, str) else None
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def game_names(game: Game) -> list[str]:
+    """The seat names in seat order: from the prefetched seats, else from the cache (seats
+    never change once a game has started, so this saves a read on every hand submit)."""
+    key = f"kaiser:seat-names:{game.pk}:{game.created_at.timestamp()}"
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        names = seat_names(game)
+        cache.set(key, names, SEAT_NAMES_SECONDS)  # the phone that shows the sheet warms it
+        return names
+    return cache.get_or_set(key, lambda: seat_names(game), SEAT_NAMES_SECONDS)
+
+
+def _corrected_key(game: Game) -> str:
+    return f"kaiser:corrected:{game.pk}:{game.created_at.timestamp()}"
+
+
+def corrected_numbers(game: Game, hands: list[Hand]) -> set[int]:
+    """The numbers of the corrected hands, marked on the sheet. Hands read by `game_hands`
+    carry the mark (and refresh the cached set); hands handed back by a service after a new
+    entry do not, and a new entry corrects nothing: the cached set stands for them."""
+    if hands and not hasattr(hands[0], "corrected"):
+        return cache.get(_corrected_key(game)) or set()
+    numbers = {hand.number for hand in hands if getattr(hand, "corrected", False)}
+    cache.set(_corrected_key(game), numbers, SEAT_NAMES_SECONDS)
+    return numbers
+
+
+def phone_seat(request: HttpRequest, game: Game) -> int | None:
+    """This phone's seat as the server knows it: its claim (mirrored in the server-side session)
+    or, on a page that read the seats, the seat of the signed-in member's player."""
+    seat = request.session.get(SESSION_SEATS, {}).get(str(game.pk))
+    if isinstance(seat, int):
+        return seat
+    user = request.user
+    if user.is_authenticated and "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        for row in game.seats.all():
+            if row.player is not None and row.player.user_id == user.pk:
+                return row.seat
+    return None
+
+
+def signature(request: HttpRequest, game: Game, names: list[str] | None = None) -> str:
+    """Who entered a hand, as the sheet says it ("hand 5 was already entered by Ann"): the
+    player holding this phone if it said so, else the account."""
+    seat = phone_seat(request, game)
+    if seat is not None:
+        names = game_names(game) if names is None else names
+        if 0 <= seat < len(names):
+            return names[seat]
+    user = request.user
+    if user.is_authenticated:
+        return user.get_full_name() or user.get_username()
+    return _("a phone at the table")
+
+
+def seat_remember(request: HttpRequest, game: Game, raw: str) -> int | None:
+    """The seat holding this phone: its earlier claim, else the one it names now if that seat is
+    free (claimed on the server, once for the game). A phone never moves to another seat."""
+    held = request.session.get(SESSION_SEATS, {}).get(str(game.pk))
+    if isinstance(held, int):
+        return held
+    seat = number_or_none({"seat": raw}, "seat", minimum=0, maximum=game.rules_value.seats - 1)
+    if seat is None:
+        return None
+    user = request.user if request.user.is_authenticated else None
+    claim = seat_claim(game=game, seat=seat, phone=phone_id(request, create=True) or "", user=user)
+    if claim is None:
+        return None
+    seats = dict(request.session.get(SESSION_SEATS, {}))
+    seats[str(game.pk)] = claim.seat
+    request.session[SESSION_SEATS] = seats
+    return claim.seat
+
+
+def redirect_303(name: str, **kwargs: Any) -> HttpResponse:
+    response = redirect(reverse(name, kwargs=kwargs))
+    response.status_code = 303
+    return response
+
+
+def may_stop(request: HttpRequest, access: GameAccess) -> bool:
+    """May this person abandon or delete the game: its starter for a quick game, a scorer,
+    director or owner of the club for a club game (never a table link alone)."""
+    if access.game.club_id is None:
+        return access.is_starter
+    return access.membership is not None and access.can(HAND_CORRECT_ANY)
