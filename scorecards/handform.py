@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from kaiser_league.inputs import InputError, number_parse
 from scorecards.habits import hand_habits_post, hand_with_habits
 from scorecards.rules import BID_KINDS, NOBODY, HandInput, KaiserError, Rules
-from scorecards.rules.scoring import Card
+from scorecards.rules.calls import Card
 
 NOBODY_VALUE = "nobody"  # the form value of a special card no side took
 # Where the dealer sells the contract (Lost Heir): they accepted the highest bid, or took the

@@ -15,9 +15,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from scorecards.models import Game, Hand
-from scorecards.rules import GameScore, HandScore, Rules
-
-NO_TRUMP_KINDS = ("no", "low")
+from scorecards.rules import NO_TRUMP_KINDS, GameScore, HandScore, Rules
 
 
 def side_names(rules: Rules, names: Sequence[str]) -> list[str]:

@@ -50,15 +50,6 @@ ROOMS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
     ),
 )
 
-# Modules over MAX_LINES being split right now; the test fails on an entry that is no longer
-# over the limit, so the set only shrinks.
-LONG_MODULES_PENDING: frozenset[str] = frozenset(
-    {
-        "scorecards/rules/scoring.py",
-        "scorecards/rules/catalogue.py",
-    }
-)
-
 
 @dataclass(frozen=True)
 class Import:
@@ -266,12 +257,6 @@ def test_no_module_is_over_the_line_limit() -> None:
     long = [
         f"{path}: {count} lines (at most {MAX_LINES})"
         for path, count in sorted(_line_counts().items())
-        if count > MAX_LINES and path not in LONG_MODULES_PENDING
+        if count > MAX_LINES
     ]
     assert not long, "\n".join(long)
-
-
-def test_the_pending_long_modules_are_only_those_still_long() -> None:
-    counts = _line_counts()
-    done = sorted(p for p in LONG_MODULES_PENDING if counts.get(p, 0) <= MAX_LINES)
-    assert not done, f"split already, remove from LONG_MODULES_PENDING: {done}"

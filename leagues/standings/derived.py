@@ -31,10 +31,9 @@ from openskill.models import PlackettLuce
 
 from leagues.clubs.models import Club, Season
 from scorecards.models import Game, Hand, Seat
-from scorecards.rules import GameScore
+from scorecards.rules import NO_TRUMP_KINDS, GameScore
 from scorecards.selectors import game_scored
 
-NO_TRUMP_KINDS = ("no", "low")
 KAISER_KINDS = ("kaiser", "kaiser40")
 BATCH = 500  # games whose hands are loaded per query
 

@@ -18,6 +18,7 @@ A special card no side took (a kaiser 40 partner's unplayed card, a card cancell
 is NOBODY on a HandInput and `null` in a record; None means "not told", which is refused.
 """
 
+from scorecards.rules.calls import NO_TRUMP_KINDS, NOBODY, Card, call_parse, call_text
 from scorecards.rules.catalogue import (
     Preset,
     Setting,
@@ -37,6 +38,7 @@ from scorecards.rules.habits import (
     PotAccount,
     pot_account,
 )
+from scorecards.rules.hands import GameScore, HandInput, HandScore
 from scorecards.rules.presets import (
     BID_KINDS,
     BOUNDS,
@@ -48,17 +50,7 @@ from scorecards.rules.presets import (
     rules_build,
 )
 from scorecards.rules.record import GameRecord, record_parse, record_score
-from scorecards.rules.scoring import (
-    NOBODY,
-    Card,
-    GameScore,
-    HandInput,
-    HandScore,
-    call_parse,
-    call_text,
-    game_play,
-    game_score,
-)
+from scorecards.rules.scoring import game_play, game_score
 
 __all__ = [
     "ANNOUNCED",
@@ -67,6 +59,7 @@ __all__ = [
     "KITTY",
     "MISDEALS",
     "NOBODY",
+    "NO_TRUMP_KINDS",
     "PASSING",
     "PRESETS",
     "PRESET_CHANGES",

@@ -11,9 +11,10 @@ from typing import Any
 
 from scorecards.rules.errors import HandError, RecordError, RulesError, shown
 from scorecards.rules.habits import Pot, game_habits_parse, pot_account
+from scorecards.rules.hands import HandInput
 from scorecards.rules.i18n import _
 from scorecards.rules.presets import Rules, rules_build
-from scorecards.rules.scoring import HandInput, first_dealer_check, game_score
+from scorecards.rules.scoring import first_dealer_check, game_score
 
 GAME_FORMAT = "kaiser-game/1"
 RESULT_FORMAT = "kaiser-result/1"
