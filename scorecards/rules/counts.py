@@ -128,8 +128,8 @@ def _cards(
     taken: list[int | None] = []
     for field in ("five_hearts", "three_spades"):
         side = getattr(hand, field)
-        values = {"field": field, "card": _card_name(field)}
         if side is None:
+            values = {"field": field, "card": _card_name(field)}
             # Translators: the card is "the five of hearts" or "the three of spades".
             if sitting_out:
                 message = _(
@@ -146,6 +146,7 @@ def _cards(
             raise HandError(number, field, message % values)
         if side is NOBODY:
             if not (sitting_out or rules.blank_cards):
+                values = {"field": field, "card": _card_name(field)}
                 raise HandError(
                     number,
                     field,
