@@ -52,9 +52,11 @@ check-examples: venv
 	  $(PY) -m pytest -q -p no:cacheprovider tests/test_kaiser_score_command.py; \
 	fi
 
+## lint: ruff (lint and format) and mypy with django-stubs (strict on the rules engine)
 lint: venv
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
 format: venv
 	$(PY) -m ruff check --fix .

@@ -56,7 +56,7 @@ def main() -> None:
     byes: Counter = Counter()
     for _ in range(10):
         draw = swiss_draw(pairs, played, byes)
-        played.extend(draw.tables)
+        played.extend((table[0], table[1]) for table in draw.tables)
         byes.update(draw.sitouts)
     print(f"swiss, 30 pairs x 10 rounds: {(time.perf_counter() - start) * 1000:.2f} ms")
 

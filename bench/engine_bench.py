@@ -16,6 +16,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -108,7 +109,12 @@ def main() -> int:
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
-    overrides = [{}, {"kaiser_bid": "team", "kaiser_40": True}, {"seats": 6}, {"seats": 2}]
+    overrides: list[dict[str, Any]] = [
+        {},
+        {"kaiser_bid": "team", "kaiser_40": True},
+        {"seats": 6},
+        {"seats": 2},
+    ]
     rule_sets = [rules_build({"preset": name}) for name in PRESETS]
     rule_sets += [rules_build({"preset": "standard", **extra}) for extra in overrides[1:]]
     games = []

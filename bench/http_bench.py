@@ -29,6 +29,7 @@ import sys
 import tempfile
 import uuid
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -49,7 +50,7 @@ from bench.harness import (
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 
 
-def setup_data(env: dict[str, str], sheet_hands: int = 66) -> dict[str, object]:
+def setup_data(env: dict[str, str], sheet_hands: int = 66) -> dict[str, Any]:
     """Migrate, collect static files, and create a club with 20 finished games and one long game
     of `sheet_hands` hands (a target out of reach keeps it going) through the services (in this
     process, on the server's database). Returns what the client needs."""
@@ -117,7 +118,7 @@ def setup_data(env: dict[str, str], sheet_hands: int = 66) -> dict[str, object]:
     }
 
 
-def teardown_data(data: dict[str, object]) -> None:
+def teardown_data(data: dict[str, Any]) -> None:
     from scorecards.models import Game
 
     Game.objects.filter(club=data["club"]).delete()
@@ -125,7 +126,7 @@ def teardown_data(data: dict[str, object]) -> None:
     data["user"].delete()
 
 
-def sessions_for(base: str, data: dict[str, object], count: int) -> list[HttpSession]:
+def sessions_for(base: str, data: dict[str, Any], count: int) -> list[HttpSession]:
     sessions = []
     for _ in range(count):
         session = HttpSession(base)
@@ -168,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def measure(base: str, data: dict[str, object], args: argparse.Namespace) -> None:
+def measure(base: str, data: dict[str, Any], args: argparse.Namespace) -> None:
     vendor = vendor_of(args.database_url)
     print(
         f"gunicorn {args.workers} workers x {args.threads} threads on {base}, {vendor}; "

@@ -149,6 +149,7 @@ def night_run(
                 if at_burst:
                     passed_burst = True
                     with contextlib.suppress(threading.BrokenBarrierError):
+                        assert barrier is not None
                         barrier.wait(timeout=max(1.0, deadline - time.monotonic()))
                 else:
                     when = start + offset + (planned.number - 1) * gap

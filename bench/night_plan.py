@@ -9,6 +9,7 @@ import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -79,7 +80,7 @@ class TableSetup:
     token: str
 
 
-def night_setup(plans: list[TablePlan], tag: str | None = None) -> tuple[object, list[TableSetup]]:
+def night_setup(plans: list[TablePlan], tag: str | None = None) -> tuple[Any, list[TableSetup]]:
     """A club with four players per table and one game per table, each with its table link.
     Returns (club, tables)."""
     from leagues.clubs.models import Club, Player

@@ -34,6 +34,7 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -210,9 +211,9 @@ def web_paths(ops: int) -> dict[str, tuple[Callable[[], object], str]]:
     client.cookies[data["session_cookie"]] = data["session"]
     rules = rules_build({"preset": "standard", "lose_at": None, "target": 500, "nt_target": None})
     sheet = Game.objects.get(pk=data["sheet_path"].strip("/").split("/")[-1])
-    seats = [seat.player for seat in sheet.seats.order_by("seat")]
+    seats = [seat.player or seat.name for seat in sheet.seats.order_by("seat")]
     rng = random.Random(3)
-    state = {"game": None, "number": 0}
+    state: dict[str, Any] = {"game": None, "number": 0}
 
     def submit(headers: dict[str, str]) -> None:
         # Games of 20 hands, as a night has them: the sheet fragment grows with the game.
@@ -230,8 +231,8 @@ def web_paths(ops: int) -> dict[str, tuple[Callable[[], object], str]]:
             "bidder": str(hand.bidder),
             "bid": str(hand.bid),
             "kind": hand.kind,
-            "tricks_0": str(hand.tricks[0]),
-            "tricks_1": str(hand.tricks[1]),
+            "tricks_0": str(hand.tricks[0] if hand.tricks else ""),
+            "tricks_1": str(hand.tricks[1] if hand.tricks else ""),
             "five_hearts": str(hand.five_hearts),
             "three_spades": str(hand.three_spades),
         }

@@ -100,6 +100,7 @@ def run_one(path: Path, timeout: float) -> tuple[int, str, float]:
     )
 
     def pump() -> None:
+        assert process.stdout is not None
         for line in process.stdout:
             print(f"  {line}", end="", flush=True)
             lines.append(line)

@@ -187,7 +187,9 @@ def _page_bytes(client, players, rules, club, user, submit, json_headers) -> Non
     html = client.get(reverse("game_sheet", args=[game.pk])).content
     assets = {"sheet page (20 hands)": html}
     for path in ("css/kaiser.css", "js/sheet.js", "django_htmx/htmx-2.min.js"):
-        assets[path] = Path(finders.find(path)).read_bytes()
+        found = finders.find(path)
+        assert isinstance(found, str), path
+        assets[path] = Path(found).read_bytes()
     total = 0
     for name, body in assets.items():
         size = len(gzip.compress(body, compresslevel=6))

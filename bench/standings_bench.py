@@ -32,6 +32,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -61,17 +62,17 @@ def setup_django(database_url: str = "") -> None:
     call_command("migrate", verbosity=0)
 
 
-def sequence_pool(size: int, hands: int, seed: int = 4) -> list[list]:
+def sequence_pool(size: int, hands: int, seed: int = 4) -> list[tuple[list[Any], Any]]:
     """`size` hand sequences of standard 4-seat games that end exactly on hand `hands`."""
     from leagues.demo import plausible_hand
     from scorecards.rules import game_play, game_score, rules_build
 
     rules = rules_build({"preset": "standard"})
     rng = random.Random(seed)
-    pool = []
+    pool: list[tuple[list[Any], Any]] = []
     while len(pool) < size:
         game = game_score(rules, [], 0)
-        chosen = []
+        chosen: list[Any] = []
         for number in range(1, hands + 1):
             last = number == hands
             for _try in range(400):

@@ -129,8 +129,8 @@ def measure(base, plans, tables, args, singles) -> int:
 
     # One phone alone: a JSON submit, the baseline, an htmx submit, the baseline, and so on
     # (a noisy moment hits all three alike). Each table's hands go in order, in either form.
-    lone = {"json": [], "htmx": []}
-    fragment_bytes = []
+    lone: dict[str, list[float]] = {"json": [], "htmx": []}
+    fragment_bytes: list[float] = []
     base_s = []
     queue = [
         (setup, planned)

@@ -105,6 +105,8 @@ class WholeNumberField(forms.IntegerField):
             raise ValidationError(self.error_messages["invalid"], code="invalid")
         if len(text.lstrip("-")) > MAX_FORM_DIGITS:
             # Written right, but far out of range: say the range, never build the number.
+            # Both bounds are required by __init__.
+            assert self.min_value is not None and self.max_value is not None
             raise ValidationError(_out_of_range(self.min_value, self.max_value), code="range")
         return int(text)
 
@@ -127,6 +129,7 @@ class NameField(forms.CharField):
         if value in self.empty_values:
             return
         try:
+            assert self.max_length is not None  # required by __init__
             name_check(value, field="", max_length=self.max_length)
         except InputError as error:
             raise ValidationError(error.message, code="invalid") from None
@@ -147,3 +150,18 @@ class ObjectChoiceField(forms.ModelChoiceField):
                 params={"value": text[:20]},
             )
         return super().to_python(text)
+
+
+def model_choice_field(fields: Mapping[str, forms.Field], name: str) -> forms.ModelChoiceField:
+    """The form's field `name`, known to be a model choice field (its queryset is set per
+    request)."""
+    field = fields[name]
+    assert isinstance(field, forms.ModelChoiceField)
+    return field
+
+
+def choice_field(fields: Mapping[str, forms.Field], name: str) -> forms.ChoiceField:
+    """The form's field `name`, known to be a choice field (its choices are set per request)."""
+    field = fields[name]
+    assert isinstance(field, forms.ChoiceField)
+    return field

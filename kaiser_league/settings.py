@@ -32,7 +32,7 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
-    return default if raw in (None, "") else int(raw)
+    return default if raw is None or raw == "" else int(raw)
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -178,7 +178,7 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 if TRUSTED_PROXY_COUNT:
     AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT
     AXES_IPWARE_PROXY_ORDER = "right-most"
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+    AXES_IPWARE_META_PRECEDENCE_ORDER: tuple[str, ...] = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
 else:
     AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 

@@ -20,7 +20,8 @@ from django.utils import timezone
 
 def _address_attempts(request: HttpRequest):
     return AccessAttempt.objects.filter(
-        ip_address=request.axes_ip_address, attempt_time__gte=get_cool_off_threshold(request)
+        ip_address=getattr(request, "axes_ip_address", None),
+        attempt_time__gte=get_cool_off_threshold(request),
     )
 
 

@@ -90,9 +90,13 @@ def game_for_member(
         raise Http404("No such game") from exc
     user = request.user
     membership = None
-    if game.club_id and getattr(game, "_membership_id", None) is not None:
+    membership_id = getattr(game, "_membership_id", None)
+    if game.club_id and membership_id is not None and user.pk is not None:
         membership = Membership(
-            pk=game._membership_id, club=game.club, user_id=user.pk, role=game._membership_role
+            pk=membership_id,
+            club=game.club,
+            user_id=user.pk,
+            role=getattr(game, "_membership_role", ""),
         )
     # Starting a club game gives power over it only while a member: every power over the
     # club's games ends with the membership.

@@ -16,7 +16,16 @@ class HandInline(admin.TabularInline):
     model = Hand
     extra = 0
     can_delete = False
-    fields = ["number", "dealer", "thrown_in", "bidder", "bid", "kind", "tricks", "entered_by_name"]
+    fields = (
+        "number",
+        "dealer",
+        "thrown_in",
+        "bidder",
+        "bid",
+        "kind",
+        "tricks",
+        "entered_by_name",
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None) -> bool:

@@ -150,7 +150,9 @@ class GameHabitsForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["kitty"].choices = [("", "—"), *_choices("kitty", KITTY)]
+        kitty = self.fields["kitty"]
+        assert isinstance(kitty, forms.ChoiceField)
+        kitty.choices = [("", "—"), *_choices("kitty", KITTY)]
 
     def clean_passing(self) -> str:
         value = self.cleaned_data["passing"].strip()

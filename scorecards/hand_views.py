@@ -7,12 +7,13 @@ the services."""
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from kaiser_league.http import HtmxHttpRequest
 from leagues.clubs.roles import HAND_ENTER
 from scorecards.access import game_for_member
 from scorecards.habits import habits_text
@@ -58,7 +59,7 @@ from scorecards.table_views import refused_answer
 
 @require_POST
 @json_refusals
-def hand_undo_last(request: HttpRequest, game_id: int) -> HttpResponse:
+def hand_undo_last(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Take back the last hand (kept in its history; its key stays spent). Refused once the game
     is over (409 closed), when the hand was confirmed (409 confirmed), or when there is none
     (409 nothing)."""
@@ -83,7 +84,7 @@ def hand_undo_last(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 @json_refusals
-def hand_confirm_view(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+def hand_confirm_view(request: HtmxHttpRequest, game_id: int, number: int) -> HttpResponse:
     """A player of the other side confirms hand `number`. Who confirms is what the server knows
     of this phone (its seat claim) or of the signed-in player, never a seat the form names."""
     access = game_for_member(request, game_id, HAND_ENTER)
@@ -109,7 +110,7 @@ def hand_confirm_view(request: HttpRequest, game_id: int, number: int) -> HttpRe
 
 @require_POST
 @json_refusals
-def game_seat_claim(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_seat_claim(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """This phone says which seat holds it (`seat`), once for the game: kept on the server, it is
     what lets the phone confirm the other side's hands later. 409 taken when another phone holds
     that seat, 409 claimed when this phone holds another one."""
@@ -138,7 +139,7 @@ def game_seat_claim(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def game_abandon_view(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_abandon_view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A scorer or director stops a game that will not be finished, with a reason (a page with
     the reason field, then 303 to the sheet)."""
     access = game_for_member(request, game_id)
@@ -161,7 +162,7 @@ def game_abandon_view(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_POST
-def game_delete_view(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_delete_view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Delete a game that has no hand (started by mistake); 303 to the club's page."""
     access = game_for_member(request, game_id)
     game = access.game
@@ -180,7 +181,7 @@ def game_delete_view(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse:
+def hand_detail(request: HtmxHttpRequest, game_id: int, number: int) -> HttpResponse:
     """One hand: its history (every version: who, when, before and after) and, for those who
     may, the form to correct it. Later hands are re-checked by the engine."""
     access = game_for_member(request, game_id)
@@ -264,14 +265,14 @@ def hand_detail(request: HttpRequest, game_id: int, number: int) -> HttpResponse
 
 
 @require_GET
-def game_print(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_print(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The sheet laid out like the traditional paper score sheet, for printing."""
     access = game_for_member(request, game_id)
     return render(request, "scorecards/game_print.html", sheet_context(request, access))
 
 
 @require_POST
-def game_table_link(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_table_link(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Issue a new table link (the old one stops working) or revoke it."""
     access = game_for_member(request, game_id)
     if not access.can_correct:

@@ -255,7 +255,7 @@ def hand_form_parse(
         bidder=bidder,
         bid=bid,
         kind=kind,
-        tricks=tuple(tricks) if all(t is not None for t in tricks) else None,
+        tricks=tuple(t for t in tricks if t is not None) if None not in tricks else None,
         seat_tricks=(
             tuple(t or 0 for t in seat_tricks) if any(t is not None for t in seat_tricks) else None
         ),

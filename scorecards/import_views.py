@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from kaiser_league.http import HtmxHttpRequest
 from leagues.clubs.access import club_for_member
 from leagues.clubs.roles import GAMES_IMPORT
 from scorecards.importing import GameImportForm, game_import, message_shorten
@@ -15,7 +16,7 @@ from scorecards.rules import KaiserError
 
 
 @require_http_methods(["GET", "POST"])
-def club_game_import(request: HttpRequest, slug: str) -> HttpResponse:
+def club_game_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """GET: the form. POST: import, then go to the new game's sheet; a refused record answers
     422 with the form and the reason, and nothing is written."""
     access = club_for_member(request, slug, GAMES_IMPORT)
@@ -29,7 +30,7 @@ def club_game_import(request: HttpRequest, slug: str) -> HttpResponse:
                     club=club,
                     record=form.cleaned_data["record"],
                     season=form.cleaned_data["season"],
-                    created_by=request.user,
+                    created_by=request.user if request.user.is_authenticated else None,
                 )
             except KaiserError as exc:
                 form.add_error(

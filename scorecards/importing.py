@@ -26,13 +26,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import forms
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
+from django.db.models import Model
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from kaiser_league.inputs import InputError, ObjectChoiceField, name_check
+from kaiser_league.inputs import InputError, ObjectChoiceField, model_choice_field, name_check
 from leagues.clubs.models import Club, Player, Season, name_key
 from scorecards.models import Game, Hand, HandAction, HandVersion
 from scorecards.rules import RecordError, game_score, record_parse
@@ -112,11 +113,13 @@ class GameImportForm(forms.Form):
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Only this club's seasons: another club's season id is "not one of the choices".
-        self.fields["season"].queryset = Season.objects.filter(club=club)
-        self.fields["season"].empty_label = _("no season")
+        season = model_choice_field(self.fields, "season")
+        season.queryset = Season.objects.filter(club=club)
+        season.empty_label = _("no season")
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         upload = cleaned.get("file")
         text = cleaned.get("text") or ""
         if self.errors:
@@ -147,7 +150,7 @@ _BATCH = 500
 IMPORT_BY_NAME = "import"
 
 
-def _rows_prepare(model: type, objects: Iterable[Any]) -> tuple[str, list[list[Any]]]:
+def _rows_prepare(model: type[Model], objects: Iterable[Any]) -> tuple[str, list[list[Any]]]:
     """An INSERT of `model` rows (all but the id, the game's column first) and each object's
     values as the database takes them (the ORM's own conversion: JSON, UUID, times). Objects
     have no game yet; `_rows_insert` puts it in."""
@@ -155,7 +158,9 @@ def _rows_prepare(model: type, objects: Iterable[Any]) -> tuple[str, list[list[A
         f for f in model._meta.concrete_fields if not f.primary_key and f.attname != "game_id"
     ]
     quote = connection.ops.quote_name
-    names = ", ".join(quote(f.column) for f in [model._meta.get_field("game"), *columns])
+    game_field = model._meta.get_field("game")
+    assert isinstance(game_field, models.Field)
+    names = ", ".join(quote(f.column) for f in [game_field, *columns])
     marks = ", ".join(["%s"] * (len(columns) + 1))
     statement = f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES ({marks})"
     rows = [
@@ -190,7 +195,7 @@ def game_import(
     club: Club,
     record: Mapping,
     season: Season | None = None,
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
 ) -> Game:
     """Store a kaiser-game/1 record as a game of `club` (see the module docstring)."""
     # Late import: services imports this module's neighbours; the helpers below are the ones the

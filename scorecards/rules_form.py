@@ -19,6 +19,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from kaiser_league.inputs import choice_field
 from scorecards.rules import KaiserError, Rules, rules_build
 from scorecards.rules.catalogue import (
     GROUPS,
@@ -74,7 +75,7 @@ class RulesForm(forms.Form):
                     data[field_name] = "on" if value is True else str(value)
         super().__init__(data, initial=initial, **kwargs)
         self.presets = presets_catalogue()
-        self.fields["preset"].choices = [
+        choice_field(self.fields, "preset").choices = [
             (preset.key, f"{preset.name} — {preset.description}") for preset in self.presets
         ]
         self.catalogue = settings_catalogue()
@@ -165,7 +166,8 @@ class RulesForm(forms.Form):
         ) or bool(self.errors)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if "preset" not in data:
             return data
         values: dict[str, Any] = {}
@@ -194,8 +196,8 @@ class RulesForm(forms.Form):
         try:
             data["rules"] = rules_build({"preset": data["preset"], **values})
         except KaiserError as error:
-            setting = getattr(error, "setting", None)  # a RulesError names its setting
-            field = setting if setting in self.fields else None
+            named = getattr(error, "setting", None)  # a RulesError names its setting
+            field: str | None = named if named in self.fields else None
             if field is None and raw:
                 field = "overrides"
             self.add_error(field, error.message if field else str(error))

@@ -99,7 +99,7 @@ def game_needs_confirmation(game: Game) -> bool:
     """True when a player of the other side confirms each hand of this game: its club asks it
     of every game, or it is a table of a tournament night that asks it. No query when the game
     was read through `scorecards.access.game_for_member` (which annotates the second case)."""
-    if game.club_id is None:
+    if game.club is None:
         return False
     if game.club.hands_need_confirmation:
         return True
@@ -159,6 +159,8 @@ def season_pot_balances(season) -> list[tuple[str, int]]:
     for game in games:
         hands = sorted(game.hands.all(), key=lambda h: h.number)
         pot = game_pot_of(game, game_scored(game, hands))
+        if pot is None:
+            continue
         for seat in game.seats.all():
             balances[seat.player.name if seat.player else seat.name] += pot.balance[seat.seat]
     return sorted(balances.items(), key=lambda item: (-item[1], item[0].lower()))

@@ -98,7 +98,7 @@ def sheet_rows(score: GameScore, hands: Sequence[Hand], names: Sequence[str]) ->
 
 def sheet_notices(score: GameScore, sides: Sequence[str], *, raised: bool = False) -> list[str]:
     """What the table should know before the next hand: sides at the bid-out, the target."""
-    notices = []
+    notices: list[str] = []
     if score.finished:
         return notices
     if score.bid_out is not None:

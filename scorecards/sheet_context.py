@@ -7,8 +7,7 @@ import uuid
 from collections import Counter
 from typing import Any
 
-from django.http import HttpRequest
-
+from kaiser_league.http import HtmxHttpRequest
 from scorecards.access import GameAccess
 from scorecards.habits import entry_table_habits
 from scorecards.models import FinishReason, Game, Hand
@@ -99,7 +98,7 @@ def entry_context(
 
 
 def sheet_context(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     access: GameAccess,
     *,
     hands: list[Hand] | None = None,

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from kaiser_league.http import HtmxHttpRequest
 from kaiser_league.inputs import InputError, name_check, number_or_none, number_parse
 from leagues.clubs.access import club_for_member
 from leagues.clubs.models import Club, Player, Season, name_key
@@ -53,7 +54,7 @@ def _partners_text(rules: Rules) -> str:
     return _("Partners (sitting opposite): seats %(groups)s.") % {"groups": "; ".join(groups)}
 
 
-def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
+def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
     season = club_current_season(club) if club is not None else None
     players = list(club_players_recent_first(club)) if club is not None else []
     data = request.POST if request.method == "POST" else request.GET
@@ -117,7 +118,7 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
                     season=season,
                     first_dealer=first_dealer,
                     table_label=table_label,
-                    created_by=request.user,
+                    created_by=request.user if request.user.is_authenticated else None,
                     habits=habits_form.habits(),
                 )
             except KaiserError as error:
@@ -157,14 +158,14 @@ def _game_new(request: HttpRequest, club: Club | None) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def club_game_new(request: HttpRequest, slug: str) -> HttpResponse:
+def club_game_new(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Start a game at a club: its players (recent first) or walk-ins by name."""
     access = club_for_member(request, slug, GAME_START)
     return _game_new(request, access.club)
 
 
 @require_http_methods(["GET", "POST"])
-def quick_game_new(request: HttpRequest) -> HttpResponse:
+def quick_game_new(request: HtmxHttpRequest) -> HttpResponse:
     """A quick game for any signed-in user: typed names, no club."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())

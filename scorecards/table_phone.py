@@ -93,7 +93,7 @@ def game_names(game: Game) -> list[str]:
         names = seat_names(game)
         cache.set(key, names, SEAT_NAMES_SECONDS)  # the phone that shows the sheet warms it
         return names
-    return cache.get_or_set(key, lambda: seat_names(game), SEAT_NAMES_SECONDS)
+    return list(cache.get_or_set(key, lambda: seat_names(game), SEAT_NAMES_SECONDS) or [])
 
 
 def _corrected_key(game: Game) -> str:

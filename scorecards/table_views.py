@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from kaiser_league.http import HtmxHttpRequest
 from leagues.clubs.roles import HAND_ENTER
 from scorecards.access import GameAccess, game_for_member
 from scorecards.handform import (
@@ -69,7 +70,7 @@ def _named_error(game: Game, hand: HandInput, error: KaiserError) -> KaiserError
 
 
 @require_GET
-def game_sheet(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_sheet(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     access = game_for_member(request, game_id)
     context = sheet_context(request, access)
     template = TEMPLATE + "#sheet" if request.htmx else TEMPLATE
@@ -77,7 +78,7 @@ def game_sheet(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_GET
-def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """For the other phones at the table: 204 (nothing rendered) while the game is unchanged
     since version `v`; the sheet fragment (and a fresh entry form if hands were added or
     removed since `n`) once it changed."""
@@ -91,7 +92,7 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _invalid(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     access: GameAccess,
     form: HandForm,
     *,
@@ -123,7 +124,9 @@ def _invalid(
     return render(request, TEMPLATE, context, status=status)
 
 
-def refused_answer(request: HttpRequest, access: GameAccess, refusal: HandRefused) -> HttpResponse:
+def refused_answer(
+    request: HtmxHttpRequest, access: GameAccess, refusal: HandRefused
+) -> HttpResponse:
     """A write refused by a service (game over, round over, undone, not allowed...): JSON for
     the outbox, else the sheet with the sentence in place of the entry form."""
     if wants_json(request):
@@ -138,7 +141,7 @@ def refused_answer(request: HttpRequest, access: GameAccess, refusal: HandRefuse
 
 @require_POST
 @json_refusals
-def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
+def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Enter the next hand (the contract is in scorecards/handform.py and the README of the
     issue): 201/200/409/422 JSON for the outbox, fragments for htmx, 303 for a plain post."""
     access = game_for_member(request, game_id, HAND_ENTER, seats=False)
@@ -218,7 +221,7 @@ def hand_submit(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect_303("game_sheet", game_id=game.pk)
 
 
-def _conflict(request: HttpRequest, access: GameAccess, conflict: HandConflict) -> HttpResponse:
+def _conflict(request: HtmxHttpRequest, access: GameAccess, conflict: HandConflict) -> HttpResponse:
     """Another phone entered this hand first: say who, and what they entered."""
     game = access.game
     existing = conflict.existing
@@ -243,7 +246,7 @@ def _conflict(request: HttpRequest, access: GameAccess, conflict: HandConflict) 
 
 @require_POST
 @json_refusals
-def hand_preview(request: HttpRequest, game_id: int) -> HttpResponse:
+def hand_preview(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The live preview while the hand is tapped in: what the engine makes of it so far (points,
     made or set, new totals, notices) or the field it refuses, shown beside that field. A game
     that takes no more hands answers 409 closed / round_over (JSON) or says so in the preview."""

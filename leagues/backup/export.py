@@ -31,7 +31,7 @@ def club_export(club: Club) -> dict[str, Any]:
         Player.objects.filter(club=club).select_related("user"), key=lambda p: (p.name, p.pk)
     )
     seasons = sorted(Season.objects.filter(club=club), key=lambda s: (s.starts_on, s.name))
-    games = (
+    games_read = (
         Game.objects.filter(club=club)
         .select_related("season", "created_by")
         .prefetch_related(
@@ -43,7 +43,7 @@ def club_export(club: Club) -> dict[str, Any]:
     member_ids = {m.user_id for m in members}
     players = list(players)
     seasons = list(seasons)
-    games = list(games)
+    games = list(games_read)
     index = {
         "players": {p.pk: i for i, p in enumerate(players)},
         "seasons": {s.pk: i for i, s in enumerate(seasons)},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
@@ -46,6 +46,14 @@ def _list(value: Any, path: str) -> list[Any]:
     return value
 
 
+@overload
+def _text(
+    value: Any, path: str, *, max_length: int, required: bool = True, null: Literal[False] = False
+) -> str: ...
+@overload
+def _text(
+    value: Any, path: str, *, max_length: int, required: bool = True, null: bool
+) -> str | None: ...
 def _text(
     value: Any, path: str, *, max_length: int, required: bool = True, null: bool = False
 ) -> str | None:
@@ -109,6 +117,10 @@ def _bool(value: Any, path: str) -> bool:
     return value
 
 
+@overload
+def _date(value: Any, path: str, *, null: Literal[False] = False) -> datetime.date: ...
+@overload
+def _date(value: Any, path: str, *, null: bool) -> datetime.date | None: ...
 def _date(value: Any, path: str, *, null: bool = False) -> datetime.date | None:
     if value is None and null:
         return None

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import models
 
 from leagues.backup.fields import (
     CLUB_FORMAT,
@@ -31,6 +32,13 @@ from leagues.clubs.models import (
 from leagues.clubs.roles import Role
 from scorecards.models import Game
 from scorecards.rules import KaiserError, game_score, record_parse, rules_build
+
+
+def _concrete(model: type[models.Model], name: str) -> models.Field:
+    """The model's own (concrete) field `name`."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
 
 
 def _check(data: Any) -> dict[str, Any]:
@@ -103,16 +111,16 @@ def _check(data: Any) -> dict[str, Any]:
         if name_key(name) in player_names:
             raise BackupError(f"{path}.name", f"{name!r} is listed twice (ignoring case)")
         player_names[name_key(name)] = name
-        username = _text(player.get("username"), f"{path}.username", max_length=150, null=True)
-        if username is not None and username not in usernames:
-            raise BackupError(f"{path}.username", f"{username!r} is not a member of the club")
-        if username is not None and username in linked:
-            raise BackupError(f"{path}.username", f"{username!r} is linked to two players")
-        linked.add(username)
+        account = _text(player.get("username"), f"{path}.username", max_length=150, null=True)
+        if account is not None and account not in usernames:
+            raise BackupError(f"{path}.username", f"{account!r} is not a member of the club")
+        if account is not None and account in linked:
+            raise BackupError(f"{path}.username", f"{account!r} is linked to two players")
+        linked.add(account)
         players.append(
             {
                 "name": name,
-                "username": username,
+                "username": account,
                 "created_at": _moment(player.get("created_at"), f"{path}.created_at"),
             }
         )
@@ -239,7 +247,7 @@ def _check_game(
         "created_at": _moment(game.get("created_at"), f"{path}.created_at"),
         "finished_at": _moment(game.get("finished_at"), f"{path}.finished_at"),
         "state": {
-            name: _field_check(Game._meta.get_field(name), state[name], f"{path}.state.{name}")
+            name: _field_check(_concrete(Game, name), state[name], f"{path}.state.{name}")
             for name in GAME_STATE
             if name in state
         },

@@ -86,7 +86,7 @@ def club_import(*, data: Any, slug: str | None = None, name: str | None = None) 
     if checked["has_versions"]:
         # The document's history replaces the "entered" versions the restore just wrote.
         HandVersion.objects.filter(game__in=games).delete()
-    made = {
+    made: dict[str, list[Any]] = {
         "players": list(players.values()),
         "seasons": list(seasons.values()),
         "games": games,

@@ -269,6 +269,7 @@ def _sections_check(data: Mapping[str, Any], sizes: dict[str, int], usernames: s
             values: dict[str, Any] = {}
             for name in section.fields:
                 model_field = section.model._meta.get_field(name)
+                assert isinstance(model_field, models.Field)
                 if name not in row and model_field.has_default():
                     continue
                 values[name] = _field_check(model_field, row.get(name), f"{path}.{name}")
@@ -277,7 +278,9 @@ def _sections_check(data: Mapping[str, Any], sizes: dict[str, int], usernames: s
                 if target == CLUB:
                     continue
                 value = row.get(name)
-                nullable = section.model._meta.get_field(name).null
+                ref_field = section.model._meta.get_field(name)
+                assert isinstance(ref_field, models.Field)
+                nullable = ref_field.null
                 if value is None and nullable:
                     refs[name] = None
                 elif target == USER:

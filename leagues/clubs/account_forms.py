@@ -27,5 +27,5 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
         return (
             user
             for user in candidates
-            if auth_forms._unicode_ci_compare(email, getattr(user, email_field))
+            if auth_forms._unicode_ci_compare(email, getattr(user, email_field))  # type: ignore[attr-defined]
         )

@@ -11,7 +11,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.collation import NameOrderedModelChoiceField
-from kaiser_league.inputs import NameField
+from kaiser_league.inputs import NameField, model_choice_field
 from leagues.clubs.models import Club
 from leagues.clubs.roles import Role
 
@@ -19,7 +19,7 @@ from leagues.clubs.roles import Role
 class SignUpForm(UserCreationForm):
     email = forms.EmailField(label=_("E-mail"), required=True)
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = get_user_model()
         fields = ("username", "email")
 
@@ -90,7 +90,7 @@ class PlayerLinkForm(forms.Form):
 
     def __init__(self, *args, club: Club, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["user"].queryset = (
+        model_choice_field(self.fields, "user").queryset = (
             get_user_model().objects.filter(memberships__club=club).order_by("username")
         )
 

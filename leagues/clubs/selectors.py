@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
@@ -10,7 +10,7 @@ from kaiser_league.collation import sorted_by_name
 from leagues.clubs.models import Club, Membership, Season
 
 
-def clubs_of(user: AbstractBaseUser) -> QuerySet[Membership]:
+def clubs_of(user: User) -> QuerySet[Membership]:
     """The user's memberships with their clubs, by club name."""
     return Membership.objects.filter(user=user).select_related("club").order_by("club__name")
 

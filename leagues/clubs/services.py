@@ -9,7 +9,7 @@ import datetime
 import logging
 import secrets
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.dispatch import Signal
@@ -61,7 +61,7 @@ def _name(value: str, field: str, max_length: int) -> str:
         raise LeagueError(error.message, field) from None
 
 
-def club_create(*, name: str, owner: AbstractBaseUser, slug: str = "") -> Club:
+def club_create(*, name: str, owner: User, slug: str = "") -> Club:
     """A new club owned by `owner`. The short name comes from the name when not given; when it
     is taken (even by a club created at this very moment) the next free `-2`, `-3`... is used.
     An owner who already owns a club of that name (any case) is refused with LeagueError
@@ -140,7 +140,7 @@ def invitation_create(
     *,
     club: Club,
     role: str = Role.MEMBER,
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
     max_uses: int = 1,
     days: int = INVITATION_DAYS,
 ) -> Invitation:
@@ -179,7 +179,7 @@ def invitation_valid(token: str) -> Invitation | None:
 
 
 @transaction.atomic
-def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
+def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
     """Make `user` a member of the invitation's club (an existing member keeps their role and
     uses nothing). Each newcomer uses the link once, kept with their name; a link used up,
     revoked or expired is refused (LeagueError), also when two people race for its last use."""
@@ -202,9 +202,7 @@ def invitation_revoke(*, invitation: Invitation) -> None:
 
 
 @transaction.atomic
-def membership_role_set(
-    *, membership: Membership, role: str, by: AbstractBaseUser | None = None
-) -> Membership:
+def membership_role_set(*, membership: Membership, role: str, by: User | None = None) -> Membership:
     """Give a member another role; the club always keeps at least one owner. The club row is
     locked first, so concurrent changes are decided one after the other. `by`, when given, must
     be an owner of the club (checked on the locked picture)."""
@@ -229,7 +227,7 @@ def membership_role_set(
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership, by: AbstractBaseUser) -> None:
+def membership_remove(*, membership: Membership, by: User) -> None:
     """Remove a member from the club. Owners remove anyone, directors anyone but an owner; the
     last owner stays. Every power over the club's games ends with it (access goes through the
     membership), and the club's players linked to the account are unlinked."""
@@ -279,7 +277,7 @@ def player_save(*, club: Club, name: str, player: Player | None = None) -> Playe
 
 
 @transaction.atomic
-def player_link(*, player: Player, user: AbstractBaseUser | None) -> Player:
+def player_link(*, player: Player, user: User | None) -> Player:
     """Link the player to an account that is a member of the club (None unlinks)."""
     if user is not None:
         if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
@@ -324,7 +322,7 @@ def season_create(
         raise
 
 
-def account_create(*, username: str, email: str, password: str) -> AbstractBaseUser:
+def account_create(*, username: str, email: str, password: str) -> User:
     """A new account (the sign-up page has validated the fields). A username taken meanwhile,
     by a sign-up at this very moment, raises LeagueError naming it."""
     from django.contrib.auth import get_user_model

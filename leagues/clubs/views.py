@@ -17,6 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kaiser_league.collation import sorted_by_name
+from kaiser_league.http import signed_in
+from kaiser_league.inputs import choice_field
 from leagues.clubs import selectors, services
 from leagues.clubs.access import club_for_member, player_for_member
 from leagues.clubs.forms import (
@@ -70,7 +72,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            club = services.club_create(name=form.cleaned_data["name"], owner=request.user)
+            club = services.club_create(name=form.cleaned_data["name"], owner=signed_in(request))
         except services.LeagueError as exc:
             form.add_error("name", str(exc))
         else:
@@ -128,7 +130,7 @@ def club_members(request: HttpRequest, slug: str) -> HttpResponse:
             "invite_form": InvitationForm(),
             "can_manage": access.can(CLUB_MANAGE),
             "now": timezone.now(),
-            "role_choices": RoleForm.base_fields["role"].choices,
+            "role_choices": choice_field(RoleForm.base_fields, "role").choices,
         },
     )
 
@@ -141,7 +143,7 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
         invitation = services.invitation_create(
             club=access.club,
             role=form.cleaned_data["role"],
-            created_by=request.user,
+            created_by=signed_in(request),
             max_uses=form.cleaned_data["max_uses"] or 1,
             days=form.cleaned_data["days"] or services.INVITATION_DAYS,
         )
@@ -150,7 +152,7 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
     return redirect("club_members", slug=access.club.slug)
 
 
@@ -194,7 +196,7 @@ def membership_role(request: HttpRequest, slug: str, membership_id: int) -> Http
     if form.is_valid():
         try:
             services.membership_role_set(
-                membership=membership, role=form.cleaned_data["role"], by=request.user
+                membership=membership, role=form.cleaned_data["role"], by=signed_in(request)
             )
         except services.LeagueError as exc:
             messages.error(request, str(exc))
@@ -214,7 +216,7 @@ def membership_remove(request: HttpRequest, slug: str, membership_id: int) -> Ht
         raise Http404("No such member")
     if request.method == "POST":
         try:
-            services.membership_remove(membership=membership, by=request.user)
+            services.membership_remove(membership=membership, by=signed_in(request))
         except services.LeagueError as exc:
             messages.error(request, str(exc))
         else:

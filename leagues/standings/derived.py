@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from leagues.clubs.models import Club, Season
 from scorecards.models import Game, Hand, Seat
@@ -97,6 +97,8 @@ def counted_games(
                 continue
             by_seat = seats[game.pk]
             players = tuple(by_seat.get(seat) for seat in range(score.rules.seats))
+            # A counted game is finished, so it has its time.
+            assert game.finished_at is not None
             yield CountedGame(game.pk, game.finished_at, players, score)
 
 
@@ -210,6 +212,14 @@ def rating_model() -> PlackettLuce:
     return PlackettLuce()
 
 
+def _rating_of(
+    current: dict[int, PlackettLuceRating], player: int | None, model: PlackettLuce
+) -> PlackettLuceRating:
+    """The player's rating so far; a new player's (or a seat with no club player's)."""
+    rating = current.get(player) if player is not None else None
+    return rating if rating is not None else model.rating()
+
+
 def ratings_compute(
     games: Iterable[CountedGame],
 ) -> tuple[dict[int, dict], list[RatingAfter], int]:
@@ -219,7 +229,7 @@ def ratings_compute(
     Returns (final {player_id: {mu, sigma, ordinal, games}}, the rating after every game of
     every player, games counted). A seat without a club player plays as a new, unrated player."""
     model = rating_model()
-    current: dict[int, object] = {}
+    current: dict[int, PlackettLuceRating] = {}
     played: dict[int, int] = defaultdict(int)
     history: list[RatingAfter] = []
     count = 0
@@ -228,10 +238,10 @@ def ratings_compute(
         score = game.score
         sides = score.rules.sides
         teams = [
-            [current.get(game.players[seat]) or model.rating() for seat in side] for side in sides
+            [_rating_of(current, game.players[seat], model) for seat in side] for side in sides
         ]
         losers = sorted({s for i, s in enumerate(score.scores) if i != score.winner}, reverse=True)
-        ranks = [
+        ranks: list[float] = [
             0 if side == score.winner else 1 + losers.index(score.scores[side])
             for side in range(len(sides))
         ]

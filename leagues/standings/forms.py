@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from kaiser_league.inputs import ObjectChoiceField, WholeNumberField
+from kaiser_league.inputs import ObjectChoiceField, WholeNumberField, model_choice_field
 from leagues.clubs.models import Club, Season
 
 
@@ -19,7 +19,7 @@ class StandingsFilterForm(forms.Form):
 
     def __init__(self, *args, club: Club, seasons: list[Season] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["season"]
+        field = model_choice_field(self.fields, "season")
         field.queryset = club.seasons.all()
         if seasons is not None:
             # The seasons are already loaded: no second query for the choices.

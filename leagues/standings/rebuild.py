@@ -65,7 +65,9 @@ def _rows_replace(
     return True
 
 
-def _newer_snapshot_exists(snapshot: models.Model | None, started: datetime.datetime) -> bool:
+def _newer_snapshot_exists(
+    snapshot: StandingsSnapshot | RatingSnapshot | None, started: datetime.datetime
+) -> bool:
     # A rebuild that began reading later has seen everything this one saw and more: never let
     # an older computation overwrite it.
     return snapshot is not None and snapshot.computed_at > started
@@ -265,7 +267,7 @@ def derived_data_rebuild_all(
     if club_ids is not None:
         clubs = clubs.filter(pk__in=list(club_ids))
     report = RebuildReport()
-    jobs = [
+    jobs: list[tuple[str, str, int, int | None, Callable[[list[LeftOut]], object]]] = [
         (
             _("standings of season %(id)s “%(name)s” of club %(club)s")
             % {"id": season.pk, "name": season.name, "club": season.club.slug},

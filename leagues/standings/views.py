@@ -3,14 +3,17 @@ record, a season's pot, and the directors' rebuild. They read snapshots, never r
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.core.paginator import EmptyPage
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
 
+from kaiser_league.http import HtmxHttpRequest
 from kaiser_league.inputs import number_or_none
 from leagues.clubs.access import club_for_member, club_for_viewer, player_for_viewer
 from leagues.clubs.roles import SEASONS_MANAGE
@@ -34,7 +37,7 @@ TABLE_TARGET = "standings-table"  # the element htmx swaps on sort and page chan
 
 
 @require_GET
-def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
     """A player's record: games, partners, rating over time (snapshots and stored games)."""
     access, player = player_for_viewer(request, slug, player_id)
     points = selectors.player_rating_points(player)
@@ -57,7 +60,7 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
 MAX_PAGE = 100_000
 
 
-def _table_configure(request: HttpRequest, table) -> None:
+def _table_configure(request: HtmxHttpRequest, table) -> None:
     """Sort by ?sort=, show page ?page= (read by kaiser_league.inputs; a bad or past-the-end
     page shows the first or last one). The page size is ours: ?per_page= is not read."""
     RequestConfig(request, paginate=False).configure(table)
@@ -68,7 +71,7 @@ def _table_configure(request: HttpRequest, table) -> None:
         table.paginate(page=table.paginator.num_pages, per_page=PER_PAGE)
 
 
-def _table_response(request: HttpRequest, table, name: str, template: str, context: dict):
+def _table_response(request: HtmxHttpRequest, table, name: str, template: str, context: dict):
     """Export (?_export=csv|xlsx), the table alone for an htmx swap, or the whole page."""
     export = request.GET.get("_export")
     if export in EXPORT_FORMATS:
@@ -79,7 +82,7 @@ def _table_response(request: HttpRequest, table, name: str, template: str, conte
     return render(request, template, context)
 
 
-def _standings_context(request: HttpRequest, slug: str):
+def _standings_context(request: HtmxHttpRequest, slug: str):
     access = club_for_viewer(request, slug)
     club = access.club
     seasons = club_seasons(club)
@@ -96,11 +99,12 @@ def _standings_context(request: HttpRequest, slug: str):
     return access, club, seasons, form, season, min_games, snapshot
 
 
-def _standings_page(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+def _standings_page(request: HtmxHttpRequest, slug: str, kind: str) -> HttpResponse:
     access, club, seasons, form, season, min_games, snapshot = _standings_context(request, slug)
+    rows: Any
     if kind == "players":
         rows = selectors.season_player_standings(season) if season else []
-        table_class = PlayerStandingTable
+        table_class: type[Any] = PlayerStandingTable
     else:
         rows = selectors.season_partnership_standings(season) if season else []
         table_class = PartnershipStandingTable
@@ -140,17 +144,17 @@ def _standings_page(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
 
 
 @require_GET
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
+def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _standings_page(request, slug, "players")
 
 
 @require_GET
-def standings_partnerships(request: HttpRequest, slug: str) -> HttpResponse:
+def standings_partnerships(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _standings_page(request, slug, "partnerships")
 
 
 @require_GET
-def ratings(request: HttpRequest, slug: str) -> HttpResponse:
+def ratings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     access = club_for_viewer(request, slug)
     club = access.club
     rows = name_ordered_rows(selectors.club_player_ratings(club), lambda r: r.player.name)
@@ -173,7 +177,7 @@ def ratings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def standings_refresh(request: HttpRequest, slug: str) -> HttpResponse:
+def standings_refresh(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Queue a rebuild of every season's standings and the ratings (directors). The page keeps
     showing the snapshot until the worker has written the new one."""
     access = club_for_member(request, slug, SEASONS_MANAGE)
@@ -189,7 +193,7 @@ def standings_refresh(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-def season_pot(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+def season_pot(request: HtmxHttpRequest, slug: str, season_id: int) -> HttpResponse:
     """Each player's pot balance over a season (members only)."""
     access = club_for_member(request, slug)
     club = access.club

@@ -3,13 +3,16 @@ director sees it. Thin views: access helper, selector, service."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from kaiser_league.collation import sorted_by_name
+from kaiser_league.http import HtmxHttpRequest, signed_in
 from kaiser_league.inputs import number_or_none
 from leagues.clubs.roles import TOURNAMENTS_RUN
 from leagues.tournaments.access import tournament_for_member
@@ -32,7 +35,7 @@ def _standings_context(tournament: Tournament) -> dict:
 
 
 @require_GET
-def tournament_standings_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_standings_view(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     access = tournament_for_member(request, tournament_id)
     context = _standings_context(access.tournament) | {"access": access}
     return render(request, _fragment(request, "tournaments/standings.html", "standings"), context)
@@ -73,7 +76,7 @@ def projector_panels(*, tables: int, rows: int, seating: bool) -> list[tuple[str
 
 
 @require_GET
-def tournament_projector(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The night on the hall's projector: full screen, large type, no site header. While a round
     is being played it shows the round's seating and the standings in turn (`?show=seating` or
     `?show=standings`, and `page` when a panel takes more than one screen); each panel names
@@ -89,7 +92,7 @@ def tournament_projector(request: HttpRequest, tournament_id: int) -> HttpRespon
         and current.status == RoundStatus.PLAYING
         and tournament.status != TournamentStatus.FINISHED
     )
-    results = standings.results.get(current.number, []) if seating_open else []
+    results = standings.results.get(current.number, []) if current and seating_open else []
     panels = projector_panels(tables=len(results), rows=len(standings.rows), seating=seating_open)
     page = number_or_none(request.GET, "page", minimum=1, maximum=999) or 1
     wanted = (request.GET.get("show", ""), page)
@@ -98,7 +101,7 @@ def tournament_projector(request: HttpRequest, tournament_id: int) -> HttpRespon
         wanted = next((p for p in panels if p[0] == wanted[0]), panels[0])
     show, number = wanted
     next_show, next_page = panels[(panels.index(wanted) + 1) % len(panels)]
-    context = {
+    context: dict[str, Any] = {
         "tournament": tournament,
         "current": current,
         "show": show,
@@ -111,7 +114,8 @@ def tournament_projector(request: HttpRequest, tournament_id: int) -> HttpRespon
         names = {entry.pk: entry.player.name for entry in entries}
         shown = results[(number - 1) * PROJECTOR_TABLES : number * PROJECTOR_TABLES]
         context["tables"] = [_seating(r) for r in shown]
-        context["sitouts"] = sorted_by_name(names[s.entry_id] for s in current.sitouts.all())
+        sitouts = current.sitouts.all() if current is not None else []
+        context["sitouts"] = sorted_by_name(names[s.entry_id] for s in sitouts)
     else:
         rows = standings.rows[(number - 1) * PROJECTOR_ROWS : number * PROJECTOR_ROWS]
         context["standings"] = {"rows": rows, "tiebreaks": standings.tiebreaks}
@@ -130,7 +134,7 @@ def _table(access, table_id: int) -> TournamentTable:
     return table
 
 
-def _table_context(request: HttpRequest, access, table: TournamentTable) -> dict:
+def _table_context(request: HtmxHttpRequest, access, table: TournamentTable) -> dict:
     tournament = access.tournament
     need_confirm = tournament.hands_need_confirmation
     result = table_result(tournament, table, table.round.status == RoundStatus.CLOSED, need_confirm)
@@ -150,7 +154,7 @@ def _table_context(request: HttpRequest, access, table: TournamentTable) -> dict
 
 
 @require_GET
-def table_detail(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+def table_detail(request: HtmxHttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     """A table as the director sees it: what the round counts of it, its hands (each opening the
     score sheet's correction form and history, so a director's correction has the same version
     history as one made at the table), the last hand's undo and the link to the score sheet.
@@ -161,12 +165,13 @@ def table_detail(request: HttpRequest, tournament_id: int, table_id: int) -> Htt
 
 
 @require_POST
-def table_hand_undo(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
+def table_hand_undo(request: HtmxHttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     """Remove the table's last hand (kept in the game's version history)."""
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     table = _table(access, table_id)
     try:
-        hand_undo(game=table.game, by=request.user, by_name=request.user.get_username())
+        user = signed_in(request)
+        hand_undo(game=table.game, by=user, by_name=user.get_username())
     except (KaiserError, HandRefused) as exc:
         messages.error(request, str(exc))
     else:

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.collation import NameOrderedModelChoiceField
-from kaiser_league.inputs import NameField, ObjectChoiceField, WholeNumberField
+from kaiser_league.inputs import NameField, ObjectChoiceField, WholeNumberField, model_choice_field
 from leagues.clubs.models import Player, Season
 from leagues.clubs.selectors import club_current_season
 from leagues.tournaments.models import RoundEnd, SitOutScore, TournamentFormat
@@ -50,7 +50,7 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args, club, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["season"].queryset = Season.objects.filter(club=club)
+        model_choice_field(self.fields, "season").queryset = Season.objects.filter(club=club)
         # A night is usually set up on the day, in the season being played.
         self.fields["date"].initial = timezone.localdate
         current = club_current_season(club)
@@ -76,15 +76,16 @@ class EntryForm(forms.Form):
         players = Player.objects.filter(club=tournament.club).exclude(
             entries__tournament=tournament
         )
-        self.fields["player"].queryset = players
-        self.fields["partner"].queryset = players
+        model_choice_field(self.fields, "player").queryset = players
+        model_choice_field(self.fields, "partner").queryset = players
         self.pairs = tournament.fixed_pairs
         if not self.pairs:
             del self.fields["partner"]
             del self.fields["partner_name"]
 
     def clean(self) -> dict:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         data["who"] = data.get("player") or (data.get("name") or "").strip()
         if not data["who"]:
             raise forms.ValidationError(_("Pick a member or write a walk-in's name."))

@@ -98,7 +98,9 @@ def _sitouts_choose(
     rng.shuffle(schedule)
     for index, (a, b) in enumerate(schedule):
         if a is None or b is None:
-            preference[a if b is None else b] = -1
+            seated = a if b is None else b
+            if seated is not None:
+                preference[seated] = -1
         else:
             preference[a] = preference[b] = index
     order = list(players)
@@ -272,7 +274,7 @@ def round_robin_draw(
     for a, b in _circle_rounds(list(pairs), round_number - 1):
         live = [p for p in (a, b) if p is not None and p not in gone]
         if len(live) == 2:
-            tables.append((a, b))
+            tables.append((live[0], live[1]))
         else:
             byes.extend(live)
     return Draw(tuple(tables), tuple(sorted(byes)))
@@ -301,7 +303,7 @@ def swiss_draw(
         bye_order = [p for p in reversed(ranked) if byes.get(p, 0) == fewest]
         bye_order += [p for p in reversed(ranked) if byes.get(p, 0) != fewest]
     else:
-        bye_order = [None]
+        bye_order = [None]  # type: ignore[list-item]  # an even field: nobody sits out
     budget = [node_limit]
 
     def pair_up(left: list[int]) -> list[tuple[int, int]] | None:

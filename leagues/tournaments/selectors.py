@@ -59,6 +59,17 @@ class TableResult:
         return [f"{self.names[0]} & {self.names[2]}", f"{self.names[1]} & {self.names[3]}"]
 
 
+def _units(
+    player_unit: dict[int, int], player_ids: list[int | None], seats: tuple[int, ...]
+) -> set[int]:
+    """The standings units (players or pairs) of the club players in `seats`."""
+    return {
+        player_unit[player]
+        for seat in seats
+        if (player := player_ids[seat]) is not None and player in player_unit
+    }
+
+
 def hands_needed(tournament: Tournament, score: GameScore) -> int | None:
     """Hands the round needs at this table (None: to the target or the time limit): one more
     when the sides are tied after the last one and the night breaks ties."""
@@ -220,7 +231,7 @@ def tournament_standings(
             if not result.counted and not result.done:
                 continue
             for side, seats in enumerate(result.score.rules.sides):
-                units = {player_unit.get(result.player_ids[s]) for s in seats} - {None}
+                units = _units(player_unit, result.player_ids, seats)
                 side_totals.append(result.scores[side])
                 for unit in units:
                     row = rows[unit]
@@ -231,9 +242,7 @@ def tournament_standings(
                     elif result.winner is None and result.done:
                         row.wins += Fraction(1, 2)
                     other = result.score.rules.sides[1 - side]
-                    for opponent in {player_unit.get(result.player_ids[s]) for s in other}:
-                        if opponent is None:
-                            continue
+                    for opponent in _units(player_unit, result.player_ids, other):
                         won = (
                             Fraction(1)
                             if result.winner == side

@@ -10,7 +10,7 @@ import datetime
 from collections import Counter
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -84,7 +84,7 @@ def tournament_create(
     sitout_score: str = SitOutScore.AVERAGE,
     sitout_points: int = 0,
     season: Season | None = None,
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
 ) -> Tournament:
     """Create a tournament night. The rules (`rules`, a preset and its changes, else `preset`
     alone) must be a game of four in two pairs."""
@@ -243,11 +243,17 @@ def _rotating(
         tables = []
         for table in round_.tables.all():
             seats = sorted(table.game.seats.all(), key=lambda s: s.seat)
-            tables.append(tuple(by_player[s.player_id] for s in seats))
+            tables.append(tuple(by_player[_seated(s.player_id)] for s in seats))
         history.add(Draw(tuple(tables), tuple(s.entry_id for s in round_.sitouts.all())))
     ids = [e.pk for e in present]
     ranking = standings_order if tournament.movement and rounds else None
     return rotating_draw(ids, history, seed=tournament.pk, ranking=ranking)
+
+
+def _seated(value: int | None) -> int:
+    """A seat's player (or an entry's pair) at a tournament table, which always has one."""
+    assert value is not None, "a tournament table seats club players in pairs"
+    return value
 
 
 def _pairs_draw(
@@ -257,18 +263,18 @@ def _pairs_draw(
     standings_order: list[int],
     entries: list[TournamentEntry],
 ) -> Draw:
-    pair_of_player = {e.player_id: e.pair_number for e in entries}
-    pair_of_entry = {e.pk: e.pair_number for e in entries}
-    here = sorted({e.pair_number for e in present})
+    pair_of_player = {e.player_id: _seated(e.pair_number) for e in entries}
+    pair_of_entry = {e.pk: _seated(e.pair_number) for e in entries}
+    here = sorted({_seated(e.pair_number) for e in present})
     # A pair plays only with both partners present.
     counts = Counter(e.pair_number for e in present)
     here = [p for p in here if counts[p] == 2]
     number = len(rounds) + 1
     if tournament.format == TournamentFormat.ROUND_ROBIN:
         if rounds:
-            field_ = set()
+            field_: set[int] = set()
             for table in rounds[0].tables.all():
-                field_.update(pair_of_player[s.player_id] for s in table.game.seats.all())
+                field_.update(pair_of_player[_seated(s.player_id)] for s in table.game.seats.all())
             field_.update(pair_of_entry[s.entry_id] for s in rounds[0].sitouts.all())
             field_list = sorted(field_)
         else:
@@ -280,7 +286,8 @@ def _pairs_draw(
     for round_ in rounds:
         for table in round_.tables.all():
             seats = sorted(table.game.seats.all(), key=lambda s: s.seat)
-            played.append((pair_of_player[seats[0].player_id], pair_of_player[seats[1].player_id]))
+            first, second = (pair_of_player[_seated(seat.player_id)] for seat in seats[:2])
+            played.append((first, second))
         byes.update({pair_of_entry[s.entry_id] for s in round_.sitouts.all()})
     position = {key: i for i, key in enumerate(standings_order)}
     ranked = sorted(here, key=lambda p: position.get(p, len(position)))
@@ -291,7 +298,7 @@ def _pairs_draw(
 def round_draw(
     *,
     tournament: Tournament,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     confirm: bool = False,
     number: int | None = None,
 ) -> DrawMade:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import datetime
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from kaiser_league.http import HtmxHttpRequest, signed_in
 from kaiser_league.inputs import number_or_none
 from leagues.clubs.access import club_for_member
 from leagues.clubs.roles import TOURNAMENTS_RUN
@@ -49,12 +50,12 @@ from scorecards.rules_form import RulesForm
 MAX_ROUND_NUMBER = 1000  # far beyond any night; a bigger "number" is no round at all
 
 
-def _fragment(request: HttpRequest, template: str, fragment: str) -> str:
+def _fragment(request: HtmxHttpRequest, template: str, fragment: str) -> str:
     return f"{template}#{fragment}" if request.htmx else template
 
 
 @require_http_methods(["GET", "POST"])
-def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The club's tournaments; directors create one here."""
     action = TOURNAMENTS_RUN if request.method == "POST" else "view"
     access = club_for_member(request, slug, action)
@@ -66,7 +67,7 @@ def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
         season = club_current_season(club)
         rules_form = RulesForm(request.POST or None, base=season.rules if season else None)
     status = 200
-    if request.method == "POST":
+    if request.method == "POST" and form is not None and rules_form is not None:
         if all([form.is_valid(), rules_form.is_valid()]):
             data = form.cleaned_data
             try:
@@ -86,7 +87,7 @@ def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
                     sitout_score=data["sitout_score"],
                     sitout_points=data["sitout_points"] or 0,
                     season=data["season"],
-                    created_by=request.user,
+                    created_by=signed_in(request),
                 )
             except TournamentError as exc:
                 form.add_error(None, str(exc))
@@ -109,7 +110,7 @@ def tournament_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _detail_context(
-    request: HttpRequest, access, entry_form=None, here: bool | None = None
+    request: HtmxHttpRequest, access, entry_form=None, here: bool | None = None
 ) -> dict:
     """The tournament page. `here`: the registration form's "Here now" box, as the director
     left it on the last registration (else as the `here` query parameter says), so a row of
@@ -138,14 +139,14 @@ def _detail_context(
 
 
 @require_GET
-def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_detail(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     access = tournament_for_member(request, tournament_id)
     context = _detail_context(request, access)
     return render(request, _fragment(request, "tournaments/detail.html", "entries"), context)
 
 
 @require_POST
-def entry_add(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def entry_add(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     tournament = access.tournament
     form = EntryForm(request.POST, tournament=tournament)
@@ -182,7 +183,7 @@ def _entry(access, entry_id: int) -> TournamentEntry:
     return entry
 
 
-def _back_to_entries(request: HttpRequest, access) -> HttpResponse:
+def _back_to_entries(request: HtmxHttpRequest, access) -> HttpResponse:
     if request.htmx:
         context = _detail_context(request, access)
         return render(request, "tournaments/detail.html#entries", context)
@@ -190,7 +191,9 @@ def _back_to_entries(request: HttpRequest, access) -> HttpResponse:
 
 
 @require_POST
-def entry_check_in_view(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+def entry_check_in_view(
+    request: HtmxHttpRequest, tournament_id: int, entry_id: int
+) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     entry = _entry(access, entry_id)
     entry_check_in(entry=entry, checked_in=request.POST.get("checked_in") != "0")
@@ -198,14 +201,16 @@ def entry_check_in_view(request: HttpRequest, tournament_id: int, entry_id: int)
 
 
 @require_POST
-def entry_withdraw_view(request: HttpRequest, tournament_id: int, entry_id: int) -> HttpResponse:
+def entry_withdraw_view(
+    request: HtmxHttpRequest, tournament_id: int, entry_id: int
+) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     entry_withdraw(entry=_entry(access, entry_id))
     return _back_to_entries(request, access)
 
 
 @require_POST
-def round_draw_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def round_draw_view(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """Draw the next round. With tables still playing or waiting for confirmation, show them
     and ask again (the form posts `confirm=1`)."""
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
@@ -213,7 +218,7 @@ def round_draw_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
         made = round_draw(
             tournament=tournament,
-            by=request.user,
+            by=signed_in(request),
             confirm=request.POST.get("confirm") == "1",
             number=number_or_none(request.POST, "number", minimum=1, maximum=MAX_ROUND_NUMBER),
         )
@@ -235,7 +240,7 @@ def round_draw_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @require_POST
-def round_close_view(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+def round_close_view(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     round_ = access.tournament.round_set.filter(number=number).first()
     if round_ is None:
@@ -245,14 +250,14 @@ def round_close_view(request: HttpRequest, tournament_id: int, number: int) -> H
 
 
 @require_POST
-def tournament_finish_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_finish_view(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     tournament_finish(tournament=access.tournament)
     return redirect("tournament_standings", tournament_id=tournament_id)
 
 
 @require_GET
-def round_cards(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+def round_cards(request: HtmxHttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """Printable table cards: table, seats, partners, and the QR code of the table link."""
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     tournament = access.tournament
@@ -312,7 +317,7 @@ def console_next_action(
 
 
 @require_GET
-def tournament_console(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_console(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The director's console: every table of the round live; polls itself with htmx."""
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     tournament = access.tournament

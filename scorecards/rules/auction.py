@@ -41,7 +41,7 @@ def _auction(
 
     def who(index: int, seat: int) -> str:
         """The call at fault, as the start of a message."""
-        values = {"index": index, "seat": seat}
+        values: dict[str, object] = {"index": index, "seat": seat}
         if names is not None:
             values["player"] = names[seat]
             if seat == dealer:

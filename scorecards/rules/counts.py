@@ -99,7 +99,7 @@ def _tricks(
     if contract.kind == "kaiser40":
         for seat in rules.partners(contract.bidder):
             if seat_tricks[seat]:
-                values = {"seat": seat, "tricks": seat_tricks[seat]}
+                values: dict[str, object] = {"seat": seat, "tricks": seat_tricks[seat]}
                 if names is not None:
                     values["player"] = names[seat]
                     message = _(

@@ -171,7 +171,7 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
         if error is not None:
             raise error
         if hand.dealer != dealer:
-            values = {"dealer": dealer, "value": hand.dealer}
+            values: dict[str, object] = {"dealer": dealer, "value": hand.dealer}
             if table.names is not None:
                 values["player"] = table.names[dealer]
                 message = _("dealer should be %(player)s, seat %(dealer)s (got %(value)s)")

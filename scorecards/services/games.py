@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -55,9 +55,7 @@ def game_token_revoke(*, game: Game) -> None:
     game.table_token = None
 
 
-def seat_of(
-    game: Game, *, user: AbstractBaseUser | None = None, phone: str | None = None
-) -> int | None:
+def seat_of(game: Game, *, user: User | None = None, phone: str | None = None) -> int | None:
     """The seat the server knows holds this person: the seat of the club player linked to the
     signed-in `user` (while a member), else the seat this `phone` claimed. Never a seat the
     request names."""
@@ -77,9 +75,7 @@ def seat_of(
     return None
 
 
-def seat_claim(
-    *, game: Game, seat: int, phone: str, user: AbstractBaseUser | None = None
-) -> SeatClaim | None:
+def seat_claim(*, game: Game, seat: int, phone: str, user: User | None = None) -> SeatClaim | None:
     """This phone says `seat` holds it. Kept on the server: one seat per phone and one phone per
     seat for the whole game, so a phone cannot move to the other side to confirm its own hand.
     Returns the phone's claim (the earlier one if it had one), None if another phone holds
@@ -107,7 +103,7 @@ def hand_confirm(
     *,
     game: Game,
     number: int,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     phone: str | None = None,
 ) -> Hand:
     """Mark hand `number` confirmed by a real person of the other side and keep a version of it.
@@ -159,7 +155,7 @@ def hand_confirm(
 
 
 @transaction.atomic
-def game_abandon(*, game: Game, by: AbstractBaseUser | None, reason: str) -> Game:
+def game_abandon(*, game: Game, by: User | None, reason: str) -> Game:
     """Stop a game that will not be finished, with a reason (kept, shown on the sheet). An
     abandoned game never counts for standings and takes no more hands. Only a game in progress;
     NotAllowed without the power, ReasonMissing without a reason."""
@@ -190,7 +186,7 @@ def game_abandon(*, game: Game, by: AbstractBaseUser | None, reason: str) -> Gam
 
 
 @transaction.atomic
-def game_delete(*, game: Game, by: AbstractBaseUser | None) -> None:
+def game_delete(*, game: Game, by: User | None) -> None:
     """Delete a game that has no hand (started by mistake). A tournament table is the night's:
     the director closes its round instead. NotAllowed / GameClosed otherwise."""
     locked = game_locked(game.pk)

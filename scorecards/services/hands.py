@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -71,7 +71,7 @@ def game_start(
     season: Season | None = None,
     first_dealer: int = 0,
     table_label: str = "",
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
     habits: Mapping | None = None,
 ) -> Game:
     """Start a game with `seats` (players of `club`, or plain names for a quick game) clockwise
@@ -127,7 +127,7 @@ def hand_record(
     hand: HandInput,
     idempotency_key: uuid.UUID | None = None,
     number: int | None = None,
-    entered_by: AbstractBaseUser | None = None,
+    entered_by: User | None = None,
     entered_by_name: str = "",
     entered_seat: int | None = None,
 ) -> HandRecorded:
@@ -154,8 +154,9 @@ def hand_record(
                 if row.idempotency_key == key:
                     score = game_score(locked.rules_value, inputs, locked.first_dealer)
                     return HandRecorded(row, False, score, tuple(rows))
-            if locked._key_spent:
-                raise undone_error(key_spent(key))
+            spent = key_spent(key) if getattr(locked, "_key_spent", False) else None
+            if spent is not None:
+                raise undone_error(spent)
             next_number = len(inputs) + 1
             if number is not None and number != next_number:
                 taken = next((row for row in rows if row.number == number), None)
@@ -213,7 +214,7 @@ def hand_correct(
     game: Game,
     number: int,
     hand: HandInput,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     by_name: str = "",
     reason: str = "",
 ) -> GameScore:
@@ -265,7 +266,7 @@ def hand_correct(
 
 
 @transaction.atomic
-def hand_undo(*, game: Game, by: AbstractBaseUser | None = None, by_name: str = "") -> GameScore:
+def hand_undo(*, game: Game, by: User | None = None, by_name: str = "") -> GameScore:
     """Remove the last hand of the game (kept in the version history; its idempotency key stays
     spent). Refused (GameClosed) once the game is over or its round or night closed, and
     (HandConfirmed) when the other side confirmed the hand: a correction changes those."""

@@ -7,14 +7,14 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Exists
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Membership
 from leagues.clubs.roles import HAND_CORRECT_ANY, role_can
-from scorecards.hooks import game_result_changed, place_annotations
+from scorecards.hooks import TablePlace, game_result_changed, place_annotations
 from scorecards.models import (
     FinishReason,
     Game,
@@ -172,7 +172,7 @@ def version_keep(
     action: str,
     before: dict | None,
     after: dict | None,
-    by: AbstractBaseUser | None,
+    by: User | None,
     by_name: str,
     *,
     reason: str = "",
@@ -199,7 +199,7 @@ def hand_fields(hand: HandInput, scored: HandScore) -> dict:
         "bidder": None if scored.thrown_in else scored.bidder,
         "bid": None if scored.thrown_in else scored.bid,
         "kind": "" if scored.thrown_in else scored.kind,
-        "tricks": None if scored.thrown_in else list(scored.tricks),
+        "tricks": None if scored.thrown_in or scored.tricks is None else list(scored.tricks),
         # The engine's reading: a side, or None when nobody took the card (or none was played).
         "five_hearts": None if scored.thrown_in else scored.five_hearts,
         "three_spades": None if scored.thrown_in else scored.three_spades,
@@ -210,7 +210,7 @@ def game_rescored(game: Game) -> GameScore:
     return game_score(game.rules_value, hand_inputs(game), game.first_dealer)
 
 
-def club_role(game: Game, user: AbstractBaseUser | None) -> str | None:
+def club_role(game: Game, user: User | None) -> str | None:
     if user is None or game.club_id is None:
         return None
     return (
@@ -220,7 +220,7 @@ def club_role(game: Game, user: AbstractBaseUser | None) -> str | None:
     )
 
 
-def game_can_correct(game: Game, user: AbstractBaseUser | None, *, over: bool = False) -> bool:
+def game_can_correct(game: Game, user: User | None, *, over: bool = False) -> bool:
     """Whether `user` holds the correction power over `game`: a scorer, director or owner of its
     club; the account that started it while it is a member (and while the game is not over);
     the account that started a quick game (no club). Ex-members hold no power."""
@@ -234,7 +234,7 @@ def game_can_correct(game: Game, user: AbstractBaseUser | None, *, over: bool = 
     return role_can(role, HAND_CORRECT_ANY) or (not over and game.created_by_id == user.pk)
 
 
-def closed_message(game: Game, place: object | None) -> str:
+def closed_message(game: Game, place: TablePlace | None) -> str:
     """Why the hands of `game` are final (empty when they are not)."""
     if place is not None and place.night_over:
         return _("This night is over: ask the director to correct a hand.")
@@ -247,7 +247,7 @@ def closed_message(game: Game, place: object | None) -> str:
     return ""
 
 
-def place_of(game: Game, score: GameScore | None = None) -> object | None:
+def place_of(game: Game, score: GameScore | None = None) -> TablePlace | None:
     from scorecards.selectors import table_place
 
     return table_place(game, score)
@@ -269,7 +269,7 @@ def undone_error(spent: SpentKey) -> HandUndone:
     )
 
 
-def game_power(game: Game, by: AbstractBaseUser | None) -> bool:
+def game_power(game: Game, by: User | None) -> bool:
     """Abandon or delete: a scorer, director or owner of the club; the starter of a quick game."""
     if by is None:
         return False
