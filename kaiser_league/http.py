@@ -1,6 +1,7 @@
 """The request as our views see it: django-htmx's middleware adds `request.htmx`."""
 
 from django.contrib.auth.models import User
+from django.forms import BaseForm
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
 
@@ -17,3 +18,10 @@ def signed_in(request: HttpRequest) -> User:
     user = request.user
     assert isinstance(user, User), "a view that needs an account let a visitor through"
     return user
+
+
+def form_status(request: HttpRequest, *forms: BaseForm) -> int:
+    """The status of a page that shows `forms` again: 422 when a posted form was refused (it
+    shows why), 200 otherwise. Every refused form answers 422, whatever the page."""
+    refused = request.method == "POST" and any(form.is_bound and form.errors for form in forms)
+    return 422 if refused else 200

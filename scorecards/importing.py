@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.inputs import InputError, ObjectChoiceField, model_choice_field, name_check
 from leagues.clubs.models import Club, Player, Season, name_key
+from leagues.clubs.selectors import players_by_name
 from scorecards.models import Game, Hand, HandAction, HandVersion
 from scorecards.rules import RecordError, game_score, record_parse
 
@@ -179,7 +180,7 @@ def _players_get_or_create(club: Club, names: list[str]) -> list[Player]:
     """The club's players for `names` (matched by name key), creating the missing ones. Must
     run inside the import's transaction; an IntegrityError means another request won a race."""
     keys = [name_key(name) for name in names]
-    found = {p.name_key: p for p in Player.objects.filter(club=club, name_key__in=keys)}
+    found = players_by_name(club, names)
     players = []
     for name, key in zip(names, keys, strict=True):
         player = found.get(key)

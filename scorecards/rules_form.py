@@ -19,7 +19,6 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from kaiser_league.inputs import choice_field
 from scorecards.rules import KaiserError, Rules, rules_build
 from scorecards.rules.catalogue import (
     GROUPS,
@@ -75,7 +74,9 @@ class RulesForm(forms.Form):
                     data[field_name] = "on" if value is True else str(value)
         super().__init__(data, initial=initial, **kwargs)
         self.presets = presets_catalogue()
-        choice_field(self.fields, "preset").choices = [
+        preset = self.fields["preset"]
+        assert isinstance(preset, forms.ChoiceField)
+        preset.choices = [
             (preset.key, f"{preset.name} — {preset.description}") for preset in self.presets
         ]
         self.catalogue = settings_catalogue()

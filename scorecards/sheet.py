@@ -14,6 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from kaiser_league.charts import ChartScale
 from scorecards.models import Game, Hand
 from scorecards.rules import NO_TRUMP_KINDS, GameScore, HandScore, Rules
 
@@ -122,22 +123,14 @@ def score_chart(score: GameScore) -> SafeString:
     """The running totals of each side as an inline SVG line chart, with the target dashed."""
     series = [[0] * score.rules.side_count] + [list(h.scores) for h in score.hands]
     values = [v for totals in series for v in totals]
-    low = min([*values, 0])
-    high = max([*values, score.target])
-    span = max(high - low, 1)
-    steps = max(len(series) - 1, 1)
-
-    def x(i: int) -> float:
-        return round(PAD + i * (CHART_W - 2 * PAD) / steps, 1)
-
-    def y(v: int) -> float:
-        return round(CHART_H - PAD - (v - low) * (CHART_H - 2 * PAD) / span, 1)
-
+    scale = ChartScale(
+        CHART_W, CHART_H, PAD, min([*values, 0]), max([*values, score.target]), len(series)
+    )
     lines = format_html_join(
         "",
         '<polyline class="side side-{}" points="{}"/>',
         (
-            (side, " ".join(f"{x(i)},{y(totals[side])}" for i, totals in enumerate(series)))
+            (side, scale.points([totals[side] for totals in series]))
             for side in range(score.rules.side_count)
         ),
     )
@@ -148,8 +141,8 @@ def score_chart(score: GameScore) -> SafeString:
         w=CHART_W,
         h=CHART_H,
         label=_("Score progression"),
-        zero=y(0),
-        target=y(score.target),
+        zero=scale.y(0),
+        target=scale.y(score.target),
         lines=lines,
     )
 

@@ -116,8 +116,8 @@ def _invalid(
         key=form.idempotency_key,
     )
     if request.htmx:
-        # htmx swaps only 2xx answers: show the form and its errors in place.
-        response = render(request, TEMPLATE + "#entry", context)
+        # A refused form is swapped in place (base.html lets htmx swap a 422).
+        response = render(request, TEMPLATE + "#entry", context, status=status)
         response["HX-Retarget"] = "#entry"
         response["HX-Reswap"] = "outerHTML"
         return response

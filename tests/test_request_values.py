@@ -104,7 +104,7 @@ def test_name_check(raw, expected) -> None:
 )
 def test_a_bad_player_name_is_refused_not_cut(as_alice, club, name, error) -> None:
     response = as_alice.post(reverse("club_players", args=[club.slug]), {"name": name})
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert error in response.content.decode()
     assert not Player.objects.filter(club=club).exists()
 
@@ -136,14 +136,14 @@ def test_season_and_club_names_are_checked(as_alice, club, view, data, field) ->
     url = reverse(view, args=[club.slug])
     for bad, error in (("y" * 101, "At most 100 characters"), ("Fall\u2067", "U+2067")):
         response = as_alice.post(url, {**data, field: bad})
-        assert response.status_code == 200 and error in response.content.decode()
+        assert response.status_code == 422 and error in response.content.decode()
     assert not Season.objects.exists()
     assert Club.objects.get(pk=club.pk).name == "Regina Kaiser Club"
 
 
 def test_club_create_refuses_a_bidi_override(as_alice) -> None:
     response = as_alice.post(reverse("club_create"), {"name": "Club\u202e"})
-    assert response.status_code == 200 and "U+202E" in response.content.decode()
+    assert response.status_code == 422 and "U+202E" in response.content.decode()
     assert not Club.objects.filter(name__startswith="Club\u202e").exists()
 
 
@@ -205,7 +205,7 @@ def test_tournament_numbers_and_names_are_bounded(as_alice, club, field, value, 
     response = as_alice.post(
         reverse("tournament_list", args=[club.slug]), _create_data(**{field: value})
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert error in response.content.decode()
     assert not Tournament.objects.exists()
 
@@ -263,7 +263,7 @@ def test_an_owner_cannot_make_the_same_club_twice(as_alice, alice, bob) -> None:
     with pytest.raises(club_services.LeagueError, match="already have a club called twin"):
         club_services.club_create(name="twin", owner=alice)
     response = as_alice.post(reverse("club_create"), {"name": "TWIN"})
-    assert response.status_code == 200 and "already have a club" in response.content.decode()
+    assert response.status_code == 422 and "already have a club" in response.content.decode()
     assert club_services.club_create(name="Twin", owner=bob).slug == "twin-2"  # another owner may
     assert Club.objects.filter(name__iexact="twin").count() == 2
 

@@ -87,7 +87,7 @@ def test_a_refusal_reads_in_the_engines_words_on_the_page(club, as_alice) -> Non
     url = reverse("club_seasons", args=[club.slug])
     response = as_alice.post(url, {**SEASON, "preset": "standard", "min_bid": "99"})
     page = response.content.decode()
-    assert response.status_code == 200 and 'id="id_min_bid"' in page
+    assert response.status_code == 422 and 'id="id_min_bid"' in page
     form = RulesForm({"preset": "standard", "min_bid": "99"})
     form.is_valid()
     assert form.errors["min_bid"][0] in page
@@ -184,7 +184,7 @@ def test_a_night_takes_overrides_and_starts_from_the_season(club, as_alice) -> N
     page = as_alice.get(night.get_absolute_url()).content.decode()
     assert "Cover the three: on" in page
     response = as_alice.post(url, {**data, "name": "Three", "preset": "three-player"})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert Tournament.objects.count() == 1
 
 

@@ -237,7 +237,7 @@ def test_htmx_post_answers_the_sheet_and_a_fresh_form(as_bob, game) -> None:
 
 def test_htmx_refused_hand_shows_the_form_with_its_error(as_bob, game) -> None:
     response = submit(as_bob, game, headers=HTMX, bid=5)
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert response["HX-Retarget"] == "#entry"
     assert "bid must be between 7 and 12" in response.content.decode()
     assert not Hand.objects.exists()

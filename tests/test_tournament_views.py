@@ -129,7 +129,7 @@ def test_create(request, club, who, status) -> None:
 def test_create_refuses_a_bad_form(as_alice, club) -> None:
     url = reverse("tournament_list", args=[club.slug])
     response = as_alice.post(url, _create_data(rounds="0"))
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert not Tournament.objects.exists()
 
 
@@ -167,7 +167,7 @@ def test_register_with_htmx_returns_the_fragment(as_alice, club) -> None:
     assert response.status_code == 200
     body = response.content.decode()
     assert body.lstrip().startswith('<section id="entries">') and "Zoé" in body
-    assert as_alice.post(url, {}, HTTP_HX_REQUEST="true").status_code == 400
+    assert as_alice.post(url, {}, HTTP_HX_REQUEST="true").status_code == 422
 
 
 @pytest.mark.parametrize(

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Iterable
+
 from django.contrib.auth.models import User
 from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
 from kaiser_league.collation import sorted_by_name
-from leagues.clubs.models import Club, Membership, Season
+from leagues.clubs.models import Club, Membership, Player, Season, name_key
 
 
 def clubs_of(user: User) -> QuerySet[Membership]:
@@ -39,12 +42,24 @@ def club_players_by_name(club: Club) -> list:
     return sorted_by_name(club.players.select_related("user"), lambda p: p.name)
 
 
-def club_current_season(club: Club):
-    """The season in progress today (the latest started, not yet ended), or None."""
-    today = timezone.localdate()
+def club_current_season(club: Club, on: datetime.date | None = None) -> Season | None:
+    """The season in progress on `on` (today when not given): the latest started by then and
+    not yet ended, or None."""
+    day = on or timezone.localdate()
     return (
-        club.seasons.filter(starts_on__lte=today)
-        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=today))
+        club.seasons.filter(starts_on__lte=day)
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=day))
         .order_by("-starts_on")
         .first()
     )
+
+
+def players_named(club: Club, names: Iterable[str]) -> QuerySet[Player]:
+    """The club's players whose names match `names` as the club tells names apart: under
+    `name_key` (Unicode NFKC and case folding), so "ÉMILE" finds "Émile"."""
+    return Player.objects.filter(club=club, name_key__in={name_key(name) for name in names})
+
+
+def players_by_name(club: Club, names: Iterable[str]) -> dict[str, Player]:
+    """`players_named`, keyed by name key (look a name up with `name_key(name)`)."""
+    return {player.name_key: player for player in players_named(club, names)}

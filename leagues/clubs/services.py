@@ -25,9 +25,9 @@ from leagues.clubs.models import (
     Membership,
     Player,
     Season,
-    name_key,
 )
 from leagues.clubs.roles import Role
+from leagues.clubs.selectors import players_named
 
 log = logging.getLogger(__name__)
 
@@ -256,7 +256,7 @@ def player_save(*, club: Club, name: str, player: Player | None = None) -> Playe
     case-folded key: a clash, even with a player added at this very moment, raises LeagueError
     naming it."""
     name = _name(name, "name", MAX_PLAYER_NAME)
-    clash = Player.objects.filter(club=club, name_key=name_key(name))
+    clash = players_named(club, [name])
     if player is not None:
         clash = clash.exclude(pk=player.pk)
     taken = LeagueError(_("The club already has a player called %(name)s.") % {"name": name})

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kaiser_league.collation import sorted_by_name
-from kaiser_league.http import signed_in
+from kaiser_league.http import form_status, signed_in
 from kaiser_league.inputs import choice_field
 from leagues.clubs import selectors, services
 from leagues.clubs.access import club_for_member, player_for_member
@@ -62,7 +62,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         )
         return redirect(nxt if nxt and safe else "home")
     return render(
-        request, "registration/signup.html", {"form": form, "next": request.GET.get("next", "")}
+        request,
+        "registration/signup.html",
+        {"form": form, "next": request.GET.get("next", "")},
+        status=form_status(request, form),
     )
 
 
@@ -77,7 +80,9 @@ def club_create(request: HttpRequest) -> HttpResponse:
             form.add_error("name", str(exc))
         else:
             return redirect(club)
-    return render(request, "leagues/club_create.html", {"form": form})
+    return render(
+        request, "leagues/club_create.html", {"form": form}, status=form_status(request, form)
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -102,7 +107,10 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("Club settings saved."))
             return redirect("club_settings", slug=club.slug)
     return render(
-        request, "leagues/club_settings.html", {"access": access, "club": club, "form": form}
+        request,
+        "leagues/club_settings.html",
+        {"access": access, "club": club, "form": form},
+        status=form_status(request, form),
     )
 
 
@@ -263,6 +271,7 @@ def club_players(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "can_manage": access.can(PLAYERS_MANAGE),
         },
+        status=form_status(request, form),
     )
 
 
@@ -286,6 +295,7 @@ def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         request,
         "leagues/player_edit.html",
         {"access": access, "club": club, "player": player, "form": form, "link_form": link_form},
+        status=form_status(request, form, link_form),
     )
 
 
@@ -327,4 +337,5 @@ def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
             "rules_form": rules_form,
             "can_manage": access.can(SEASONS_MANAGE),
         },
+        status=form_status(request, form, rules_form),
     )

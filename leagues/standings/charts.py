@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kaiser_league.charts import ChartScale
+
 WIDTH, HEIGHT, PAD = 320, 120, 8
 
 
@@ -25,12 +27,6 @@ def line_chart(values: Sequence[float]) -> LineChart | None:
     if not values:
         return None
     low, high = min(values), max(values)
-    span = (high - low) or 1.0
-    step = (WIDTH - 2 * PAD) / max(len(values) - 1, 1)
-
-    def y(value: float) -> float:
-        return round(HEIGHT - PAD - (value - low) / span * (HEIGHT - 2 * PAD), 1)
-
-    points = " ".join(f"{round(PAD + i * step, 1)},{y(v)}" for i, v in enumerate(values))
-    zero = y(0.0) if low <= 0 <= high else None
-    return LineChart(points, low, high, values[0], values[-1], zero_y=zero)
+    scale = ChartScale(WIDTH, HEIGHT, PAD, low, high, len(values))
+    zero = scale.y(0.0) if low <= 0 <= high else None
+    return LineChart(scale.points(list(values)), low, high, values[0], values[-1], zero_y=zero)

@@ -8,14 +8,13 @@ night.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass
 
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from kaiser_league.collation import name_key, sorted_by_name
+from leagues.tournaments import ranking
 from leagues.tournaments.models import (
     RoundEnd,
     SitOutScore,
@@ -24,6 +23,7 @@ from leagues.tournaments.models import (
     TournamentRound,
     TournamentTable,
 )
+from leagues.tournaments.ranking import Standing
 from scorecards.models import Hand, Seat
 from scorecards.rules import GameScore
 from scorecards.selectors import game_scored
@@ -56,7 +56,7 @@ class TableResult:
 
     @property
     def sides(self) -> list[str]:
-        return [f"{self.names[0]} & {self.names[2]}", f"{self.names[1]} & {self.names[3]}"]
+        return [" & ".join(self.names[seat] for seat in side) for side in self.score.rules.sides]
 
 
 def _units(
@@ -71,16 +71,10 @@ def _units(
 
 
 def hands_needed(tournament: Tournament, score: GameScore) -> int | None:
-    """Hands the round needs at this table (None: to the target or the time limit): one more
-    when the sides are tied after the last one and the night breaks ties."""
-    if tournament.round_end != RoundEnd.HANDS:
-        return None
-    needed = tournament.hands_per_round
-    if tournament.extra_hand_on_tie and len(score.hands) >= needed:
-        after = score.hands[needed - 1].scores
-        if len(set(after)) == 1:
-            needed += 1  # tied after the last hand: one more decides
-    return needed
+    """Hands the round needs at this table (`ranking.hands_needed`)."""
+    per_round = tournament.hands_per_round if tournament.round_end == RoundEnd.HANDS else None
+    totals = [hand.scores for hand in score.hands]
+    return ranking.hands_needed(per_round, tournament.extra_hand_on_tie, totals)
 
 
 def table_result(
@@ -91,19 +85,15 @@ def table_result(
     hands = sorted(game.hands.all(), key=lambda h: h.number)
     score = game_scored(game, hands)
     needed = hands_needed(tournament, score)
-    # Hands entered after the round's last hand do not count.
-    counted = len(score.hands) if needed is None else min(len(score.hands), needed)
-    # The engine may end the game (target, kaiser, ...) before the round's last hand.
-    ended = score.finished and counted == len(score.hands)
-    # counted is 0 only when no hand is in yet: the engine's starting scores.
-    scores = score.hands[counted - 1].scores if counted else score.scores
-    done = ended or (needed is not None and counted >= needed) or round_closed
-    if ended:
-        winner = score.winner
-    elif done and scores[0] != scores[1]:
-        winner = 0 if scores[0] > scores[1] else 1
-    else:
-        winner = None
+    outcome = ranking.table_outcome(
+        totals_after=[hand.scores for hand in score.hands],
+        starting=score.scores,
+        needed=needed,
+        game_finished=score.finished,
+        game_winner=score.winner,
+        round_closed=round_closed,
+    )
+    counted = outcome.counted
     unconfirmed = sum(1 for h in hands[:counted] if h.confirmed_at is None) if need_confirm else 0
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
     return TableResult(
@@ -113,10 +103,10 @@ def table_result(
         score=score,
         counted=counted,
         needed=needed,
-        scores=tuple(scores),
-        done=done,
+        scores=outcome.totals,
+        done=outcome.done,
         unconfirmed=unconfirmed,
-        winner=winner,
+        winner=outcome.winner,
     )
 
 
@@ -153,27 +143,6 @@ def tournament_entries(tournament: Tournament) -> list[TournamentEntry]:
 
 
 @dataclass
-class Standing:
-    key: int  # entry id (rotating) or pair number (fixed pairs)
-    name: str
-    entry_ids: list[int]
-    played: int = 0
-    wins: Fraction = Fraction(0)  # a drawn table counts half
-    points: int = 0  # engine totals of the games played, plus sit-out scores
-    sitouts: int = 0
-    sitout_points: int = 0
-    head_to_head: Fraction = Fraction(0)  # wins against the others tied with it
-    rank: int = 0
-    withdrawn: bool = False
-    beat: dict[int, Fraction] = field(default_factory=dict)
-
-    @property
-    def wins_text(self) -> str:
-        whole, half = divmod(self.wins * 2, 2)
-        return f"{int(whole)}½" if half else str(int(whole))
-
-
-@dataclass
 class Standings:
     rows: list[Standing]
     rounds: list[TournamentRound]
@@ -190,10 +159,6 @@ def tiebreak_text(tournament: Tournament) -> list[str]:
     if tournament.fixed_pairs:
         return [_("wins (a drawn table counts half)"), _("points"), _("head-to-head")]
     return [_("points"), _("wins (a drawn table counts half)"), _("head-to-head")]
-
-
-def _round_half_up(value: Fraction) -> int:
-    return int(value + Fraction(1, 2)) if value >= 0 else -int(-value + Fraction(1, 2))
 
 
 def tournament_standings(
@@ -226,67 +191,27 @@ def tournament_standings(
     for round_ in rounds:
         round_results_ = round_results(tournament, round_)
         results[round_.number] = round_results_
-        side_totals = []
+        side_totals: list[int] = []
         for result in round_results_:
             if not result.counted and not result.done:
                 continue
-            for side, seats in enumerate(result.score.rules.sides):
-                units = _units(player_unit, result.player_ids, seats)
-                side_totals.append(result.scores[side])
-                for unit in units:
-                    row = rows[unit]
-                    row.points += result.scores[side]
-                    row.played += 1
-                    if result.winner == side:
-                        row.wins += 1
-                    elif result.winner is None and result.done:
-                        row.wins += Fraction(1, 2)
-                    other = result.score.rules.sides[1 - side]
-                    for opponent in _units(player_unit, result.player_ids, other):
-                        won = (
-                            Fraction(1)
-                            if result.winner == side
-                            else Fraction(1, 2)
-                            if result.winner is None and result.done
-                            else Fraction(0)
-                        )
-                        row.beat[opponent] = row.beat.get(opponent, Fraction(0)) + won
+            sides = result.score.rules.sides
+            side_totals.extend(result.scores[side] for side in range(len(sides)))
+            ranking.table_count(
+                rows,
+                [_units(player_unit, result.player_ids, seats) for seats in sides],
+                result.scores,
+                result.winner,
+                result.done,
+            )
         if tournament.sitout_score == SitOutScore.FIXED:
             sitout = tournament.sitout_points
         else:
-            sitout = (
-                _round_half_up(Fraction(sum(side_totals), len(side_totals))) if side_totals else 0
-            )
+            sitout = ranking.sitout_average(side_totals)
         sitout_scores[round_.number] = sitout
         for unit in {unit_of[s.entry_id] for s in round_.sitouts.all() if s.entry_id in unit_of}:
             rows[unit].sitouts += 1
             rows[unit].sitout_points += sitout
             rows[unit].points += sitout
-    ordered = _rank(list(rows.values()), pairs)
+    ordered = ranking.standings_rank(list(rows.values()), pairs, name_key)
     return Standings(ordered, rounds, results, sitout_scores, tiebreak_text(tournament))
-
-
-def _rank(rows: list[Standing], pairs: bool) -> list[Standing]:
-    def primary(row: Standing) -> tuple:
-        return (row.wins, row.points) if pairs else (row.points, row.wins)
-
-    groups: dict[tuple, list[Standing]] = defaultdict(list)
-    for row in rows:
-        groups[primary(row)].append(row)
-    ordered: list[Standing] = []
-    for key in sorted(groups, reverse=True):
-        group = groups[key]
-        members = {row.key for row in group}
-        for row in group:
-            row.head_to_head = sum(
-                (won for other, won in row.beat.items() if other in members and other != row.key),
-                Fraction(0),
-            )
-        group.sort(key=lambda r: (-r.head_to_head, name_key(r.name)))
-        ordered.extend(group)
-    previous = None
-    for position, row in enumerate(ordered, start=1):
-        full = (*primary(row), row.head_to_head)
-        row.rank = previous[1] if previous and previous[0] == full else position
-        previous = (full, row.rank)
-    return ordered

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Player, Season, name_key
+from leagues.clubs.selectors import club_current_season, players_by_name
 from leagues.tournaments.models import (
     RoundEnd,
     RoundStatus,
@@ -99,7 +100,7 @@ def tournament_create(
         raise TournamentError(_("The season belongs to another club."))
     if season is None:
         # The night's games feed the standings of the season it falls in.
-        season = season_on(club, date)
+        season = club_current_season(club, on=date)
     if format not in TournamentFormat.values or round_end not in RoundEnd.values:
         raise TournamentError(_("Unknown format."))
     if not 1 <= rounds <= 30 or hands_per_round < 1:
@@ -124,16 +125,6 @@ def tournament_create(
     )
 
 
-def season_on(club: Club, date: datetime.date) -> Season | None:
-    """The club's season that `date` falls in (the latest one starting by then), if any."""
-    return (
-        Season.objects.filter(club=club, starts_on__lte=date)
-        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=date))
-        .order_by("-starts_on")
-        .first()
-    )
-
-
 def _current_number(tournament: Tournament) -> int:
     return tournament.round_set.aggregate(n=Max("number"))["n"] or 0
 
@@ -146,7 +137,7 @@ def _player(club: Club, player: Player | str) -> Player:
     name = player.strip()[:80]
     if not name:
         raise TournamentError(_("A walk-in needs a name."))
-    found = Player.objects.filter(club=club, name_key=name_key(name)).first()
+    found = players_by_name(club, [name]).get(name_key(name))
     return found or Player.objects.create(club=club, name=name)
 
 

@@ -93,7 +93,7 @@ def tournament_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 form.add_error(None, str(exc))
             else:
                 return redirect(tournament)
-        status = 400
+        status = 422
     tournaments = list(Tournament.objects.filter(club=club).order_by("-date", "-pk"))
     return render(
         request,
@@ -172,7 +172,7 @@ def entry_add(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
         request,
         _fragment(request, "tournaments/detail.html", "entries"),
         context,
-        status=400,
+        status=422,
     )
 
 
@@ -278,7 +278,9 @@ def round_cards(request: HtmxHttpRequest, tournament_id: int, number: int) -> Ht
                 "table": table,
                 "seats": seats,
                 "dealer": dealer.name if dealer else "",
-                "pairs": [(seats[0].name, seats[2].name), (seats[1].name, seats[3].name)],
+                "pairs": [
+                    [seats[seat].name for seat in side] for side in table.game.rules_value.sides
+                ],
                 "link": link,
                 "qr": qr_svg(link) if link else "",
             }
