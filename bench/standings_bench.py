@@ -74,7 +74,7 @@ def build_season(hands_total: int, tables: int, per_table: int, pool_size: int):
     from django.db import transaction
     from django.utils import timezone
 
-    from leagues.clubs.models import Club, Player, Season
+    from leagues.clubs.models import Club, Player, Season, name_key
     from scorecards.models import Game, GameStatus, Hand, Seat
     from scorecards.rules import rules_build
 
@@ -88,7 +88,9 @@ def build_season(hands_total: int, tables: int, per_table: int, pool_size: int):
         club = Club.objects.create(name=f"Bench {slug}", slug=slug)
         club.memberships.create(user=owner, role="owner")
         players = Player.objects.bulk_create(
-            Player(club=club, name=f"Player {i:03}") for i in range(tables * 4)
+            # bulk_create skips save(), which keeps name_key.
+            Player(club=club, name=f"Player {i:03}", name_key=name_key(f"Player {i:03}"))
+            for i in range(tables * 4)
         )
         season = Season.objects.create(
             club=club, name="bench", starts_on=datetime.date(2026, 9, 1), rules={}
