@@ -5,6 +5,7 @@ costs the same number of queries whatever the number of games."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import itertools
 import random
@@ -94,9 +95,7 @@ def reference_standings(club: Club, season: Season) -> tuple[dict, dict, int, in
 
 
 def stored_standings(season: Season) -> tuple[dict, dict, int, int]:
-    players = {
-        row.player_id: row.figures() for row in PlayerStanding.objects.filter(season=season)
-    }
+    players = {row.player_id: row.figures() for row in PlayerStanding.objects.filter(season=season)}
     pairs = {
         (row.first_id, row.second_id): row.figures()
         for row in PartnershipStanding.objects.filter(season=season)
@@ -128,7 +127,12 @@ def a_hand(rng: random.Random, rules: Rules) -> HandInput:
     if made_kaiser:
         five, three = rules.side_of(bidder), next(s for s in holders if s != five)
     return HandInput(
-        bidder=bidder, bid=bid, kind=kind, tricks=tuple(tricks), five_hearts=five, three_spades=three
+        bidder=bidder,
+        bid=bid,
+        kind=kind,
+        tricks=tuple(tricks),
+        five_hearts=five,
+        three_spades=three,
     )
 
 
@@ -184,10 +188,9 @@ class Table:
         rng = random.Random(seed)
         games = self.games()
         game = rng.choice(games) if games else None
-        try:
+        # Refused: nothing changed, which the comparison checks all the same.
+        with contextlib.suppress(KaiserError, HandRefused):
             getattr(self, action)(rng, game)
-        except (KaiserError, HandRefused):
-            pass  # refused: nothing changed, which the comparison checks all the same
 
     def start(self, rng: random.Random, _game: Game | None) -> None:
         rules = rng.choice(RULES)
