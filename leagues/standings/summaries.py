@@ -123,7 +123,9 @@ def counted_results(
 
     Summaries that are missing or older than their game are first computed by the engine and
     stored (the only writes: derived data). A game the engine raises on is left out and noted
-    in `left_out`; a game the engine does not find won does not count. A constant number of
+    in `left_out`; a game the engine does not find won does not count. The summary of a game
+    that stopped counting is left in place: it is read only while its game counts, and only if
+    its version still matches. A constant number of
     queries whatever the number of games (more only for games whose summary is recomputed:
     a few per 500 of them)."""
     rows = list(
