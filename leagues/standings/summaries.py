@@ -125,9 +125,8 @@ def counted_results(
     stored (the only writes: derived data). A game the engine raises on is left out and noted
     in `left_out`; a game the engine does not find won does not count. The summary of a game
     that stopped counting is left in place: it is read only while its game counts, and only if
-    its version still matches. A constant number of
-    queries whatever the number of games (more only for games whose summary is recomputed:
-    a few per 500 of them)."""
+    its version still matches. A constant number of queries whatever the number of games (more
+    only for games whose summary is recomputed: a few per 500 of them)."""
     rows = list(
         games_versioned(counted_games_qs(club, season)).values_list(
             "pk",
@@ -151,7 +150,11 @@ def counted_results(
             stale.append(game_id)
     for start in range(0, len(stale), BATCH):
         ids = stale[start : start + BATCH]
-        games = list(Game.objects.filter(pk__in=ids).only("pk", "rules", "first_dealer"))
+        games = list(
+            Game.objects.filter(pk__in=ids)
+            .only("pk", "rules", "first_dealer")
+            .order_by("finished_at", "pk")  # games left out are noted in game order
+        )
         fresh = [
             _summary_of(game.pk, versions[game.pk], players, score)
             for game, players, score in games_scored(games, left_out)
