@@ -230,8 +230,10 @@ def baseline(vendor: str) -> None:
 def season_bench(size: int, args: argparse.Namespace, connection, services) -> None:
     """Build a season of `size` hands, time its rebuilds and one more finished game, and
     (unless --keep) remove it."""
+    from django.utils import timezone
+
     from leagues.standings.models import PlayerStanding, RatingPoint
-    from scorecards.models import Hand
+    from scorecards.models import Game, Hand
 
     print(f"standings bench on {connection.vendor}: {size:,} hands requested")
     started = time.perf_counter()
@@ -242,7 +244,7 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
     key = f"standings.{connection.vendor}.{hands}_hands"
     result(f"{key}.hands", hands, "hands")
     timed(
-        "standings_rebuild (first, writes the rows)",
+        "standings_rebuild (first: no game summary yet)",
         lambda: services.standings_rebuild(season_id=season.pk),
         f"{key}.standings_rebuild_first",
     )
@@ -250,6 +252,15 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
         "standings_rebuild (again, nothing changes)",
         lambda: services.standings_rebuild(season_id=season.pk),
         f"{key}.standings_rebuild_again",
+    )
+    # What a finished or corrected game costs: that game's summary is scored again.
+    Game.objects.filter(pk=season.games.order_by("pk").values("pk")[:1]).update(
+        updated_at=timezone.now()
+    )
+    timed(
+        "standings_rebuild (one game changed)",
+        lambda: services.standings_rebuild(season_id=season.pk),
+        f"{key}.standings_rebuild_one_changed",
     )
     timed(
         "ratings_rebuild (first)",

@@ -1,8 +1,10 @@
 """Standings and ratings, computed from stored hands through the rules engine.
 
 Reads only (no writes): `counted_games` feeds every counted game's stored hands to the engine
-(`scorecards.selectors.game_scored`); `standings_compute` and `ratings_compute` turn the engine's
-results into the figures the snapshots store. `leagues.standings.rebuild` writes them.
+(`scorecards.selectors.game_scored`), `game_counters` reads a scored game's hand counters for
+its summary (`leagues.standings.summaries`); `standings_compute` (over the summaries' results)
+and `ratings_compute` turn them into the figures the snapshots store.
+`leagues.standings.rebuild` writes them.
 
 What counts: finished games of the club (of the season, for standings) and, where the club has
 `hands_need_confirmation` on (or the game is a table of a tournament night that has it on), only
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
@@ -62,15 +64,14 @@ class LeftOut:
     error: str
 
 
-def counted_games(
-    club: Club, season: Season | None = None, left_out: list[LeftOut] | None = None
-) -> Iterator[CountedGame]:
-    """Every counted game scored by the engine from its stored hands, in game order.
+def games_scored(
+    games: list[Game], left_out: list[LeftOut] | None = None
+) -> Iterator[tuple[Game, tuple[int | None, ...], GameScore]]:
+    """Each of `games` (rows with pk, rules and first_dealer) with its players by seat and the
+    engine's score of its stored hands, in the order given.
 
     A game the engine raises on is left out, and noted in `left_out` when given: one bad game
-    must not stop the standings of everyone else. A constant number of queries per BATCH games:
-    games, their seats, their hands."""
-    games = list(counted_games_qs(club, season).only("pk", "rules", "first_dealer", "finished_at"))
+    must not stop the standings of everyone else. Two queries per BATCH games: seats, hands."""
     for start in range(0, len(games), BATCH):
         batch = games[start : start + BATCH]
         ids = [game.pk for game in batch]
@@ -93,16 +94,74 @@ def counted_games(
                 if left_out is not None:
                     left_out.append(LeftOut(game.pk, f"{type(exc).__name__}: {exc}"[:500]))
                 continue
-            if not score.finished or score.winner is None:
-                continue
             by_seat = seats[game.pk]
-            players = tuple(by_seat.get(seat) for seat in range(score.rules.seats))
+            yield game, tuple(by_seat.get(seat) for seat in range(score.rules.seats)), score
+
+
+def counted_games(
+    club: Club, season: Season | None = None, left_out: list[LeftOut] | None = None
+) -> Iterator[CountedGame]:
+    """Every counted game scored by the engine from its stored hands, in game order (games the
+    engine raises on left out, see `games_scored`; games it does not find won do not count).
+    A constant number of queries per BATCH games: games, their seats, their hands."""
+    games = list(counted_games_qs(club, season).only("pk", "rules", "first_dealer", "finished_at"))
+    for game, players, score in games_scored(games, left_out):
+        if score.finished and score.winner is not None:
             # A counted game is finished, so it has its time.
             assert game.finished_at is not None
             yield CountedGame(game.pk, game.finished_at, players, score)
 
 
-@dataclass
+@dataclass(frozen=True)
+class GameResult:
+    """A counted game as the standings (and ratings) need it, read from its stored summary
+    (`leagues.standings.models.GameSummary`, every number from the engine). Counters are in the
+    order of GameSummary.COUNTERS."""
+
+    game_id: int
+    finished_at: datetime.datetime
+    players: Sequence[int | None]  # player id by seat (None: a guest, or a player since deleted)
+    sides: Sequence[Sequence[int]]  # the seats of each side
+    winner: int
+    scores: Sequence[int]  # final score by side
+    hands: int  # every hand, throw-ins included
+    seat_counts: Sequence[Sequence[int]]
+    side_counts: Sequence[Sequence[int]]
+
+
+def game_counters(score: GameScore) -> tuple[list[list[int]], list[list[int]]]:
+    """The hand counters (GameSummary.COUNTERS) of a scored game, by seat and by side: hands
+    played (throw-ins left out), bids attempted, made, no-trump made, kaisers made, and times
+    the seat's (side's) side was set. A side's bids are those of any of its seats."""
+    rules = score.rules
+    seat_counts = [[0] * 6 for _seat in range(rules.seats)]
+    side_counts = [[0] * 6 for _side in range(rules.side_count)]
+    side_of = [rules.side_of(seat) for seat in range(rules.seats)]
+    played = 0
+    for hand in score.hands:
+        if hand.thrown_in:
+            continue
+        played += 1
+        # A hand that was played has a bidder and a bidding side (HandScore).
+        assert hand.bidder is not None and hand.side is not None
+        rows = (seat_counts[hand.bidder], side_counts[side_of[hand.bidder]])
+        if not hand.made:
+            for seat, side in enumerate(side_of):
+                if side == hand.side:
+                    seat_counts[seat][5] += 1
+            side_counts[hand.side][5] += 1
+        for row in rows:
+            row[1] += 1
+            if hand.made:
+                row[2] += 1
+                row[3] += hand.kind in NO_TRUMP_KINDS
+                row[4] += hand.kind in KAISER_KINDS
+    for row in (*seat_counts, *side_counts):
+        row[0] = played
+    return seat_counts, side_counts
+
+
+@dataclass(slots=True)
 class Figures:
     games: int = 0
     wins: int = 0
@@ -115,6 +174,23 @@ class Figures:
     times_set: int = 0
     kaisers: int = 0
     results: list[bool] = field(default_factory=list)  # won or lost, in game order
+
+    def add(self, game: GameResult, side: int, counts: Sequence[int]) -> None:
+        """Count `game` for one player, or a partnership, on `side`: `counts` are its (their)
+        counters (GameSummary.COUNTERS)."""
+        won = game.winner == side
+        self.games += 1
+        self.wins += won
+        self.results.append(won)
+        self.points_for += game.scores[side]
+        self.points_against += sum(s for other, s in enumerate(game.scores) if other != side)
+        hands, attempted, made, no_trump, kaisers, times_set = counts
+        self.hands += hands
+        self.bids_attempted += attempted
+        self.bids_made += made
+        self.nt_bids_made += no_trump
+        self.kaisers += kaisers
+        self.times_set += times_set
 
     def as_row(self) -> dict:
         """The stored figures (StandingFigures fields)."""
@@ -143,31 +219,8 @@ class Figures:
         }
 
 
-def _count_game(figures: Figures, game: CountedGame, seats: tuple[int, ...], side: int) -> None:
-    """Add one game to the figures of the seats `seats` (one player, or partners) of `side`."""
-    score = game.score
-    won = score.winner == side
-    figures.games += 1
-    figures.wins += won
-    figures.results.append(won)
-    figures.points_for += score.scores[side]
-    figures.points_against += sum(s for other, s in enumerate(score.scores) if other != side)
-    for hand in score.hands:
-        if hand.thrown_in:
-            continue
-        figures.hands += 1
-        if hand.side == side and not hand.made:
-            figures.times_set += 1
-        if hand.bidder in seats:
-            figures.bids_attempted += 1
-            if hand.made:
-                figures.bids_made += 1
-                figures.nt_bids_made += hand.kind in NO_TRUMP_KINDS
-                figures.kaisers += hand.kind in KAISER_KINDS
-
-
 def standings_compute(
-    games: Iterable[CountedGame],
+    games: Iterable[GameResult],
 ) -> tuple[dict[int, dict], dict[tuple[int, int], dict], int, int]:
     """Per player and per partnership figures of `games` (in game order).
 
@@ -177,18 +230,17 @@ def standings_compute(
     game_count = hand_count = 0
     for game in games:
         game_count += 1
-        hand_count += len(game.score.hands)
-        rules = game.score.rules
-        for side, side_seats in enumerate(rules.sides):
+        hand_count += game.hands
+        for side, side_seats in enumerate(game.sides):
             for seat in side_seats:
                 player = game.players[seat]
                 if player is not None:
-                    _count_game(players[player], game, (seat,), side)
+                    players[player].add(game, side, game.seat_counts[seat])
             if len(side_seats) == 2:
                 first, second = (game.players[seat] for seat in side_seats)
                 if first is not None and second is not None:
                     key = (min(first, second), max(first, second))
-                    _count_game(pairs[key], game, side_seats, side)
+                    pairs[key].add(game, side, game.side_counts[side])
     return (
         {key: figures.as_row() for key, figures in players.items()},
         {key: figures.as_row() for key, figures in pairs.items()},

@@ -193,3 +193,33 @@ class RebuildFailure(models.Model):
     def __str__(self) -> str:
         what = self.season if self.season_id else self.club
         return f"{self.get_kind_display()} of {what}: {self.error[:80]}"
+
+
+class GameSummary(models.Model):
+    """What the standings need of one game, taken from the engine's score of its hands
+    (`leagues.standings.summaries`): derived data, never edited, rebuilt whenever `version` no
+    longer matches the game (`summaries.game_version`), and safe to delete at any time.
+
+    Per seat and per side, the counters are the hand figures of `StandingFigures` in the order of
+    `COUNTERS`: hands played (throw-ins left out), bids attempted, bids made, no-trump bids made,
+    kaisers made, times set (the side's bids set, the partner's included). A side's bids are
+    either partner's. A summary exists also for a game the engine does not find won (`winner`
+    None): such a game never counts."""
+
+    COUNTERS = ("hands", "bids_attempted", "bids_made", "nt_bids_made", "kaisers", "times_set")
+
+    game = models.OneToOneField(
+        "scorecards.Game", on_delete=models.CASCADE, related_name="standings_summary"
+    )
+    # The game's fingerprint when this was computed (its hands, rules, seats): see game_version.
+    version = models.CharField(max_length=100)
+    players = models.JSONField(default=list)  # player id (or None: a guest) by seat
+    sides = models.JSONField(default=list)  # the seats of each side, side 0 first
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)  # None: not won
+    scores = models.JSONField(default=list)  # final score by side
+    hands = models.PositiveIntegerField(default=0)  # every hand, throw-ins included
+    seat_counts = models.JSONField(default=list)  # COUNTERS by seat
+    side_counts = models.JSONField(default=list)  # COUNTERS by side
+
+    def __str__(self) -> str:
+        return f"Summary of game {self.game_id}"

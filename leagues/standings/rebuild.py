@@ -1,7 +1,8 @@
 """Rebuilding the derived data (standings, ratings) of a season or club: snapshots computed from
-the stored hands through the rules engine (`leagues.standings.derived`). A rebuild is idempotent:
-rebuilding twice changes nothing but the snapshot's computed-at time. A failed rebuild is
-recorded as a RebuildFailure and never stops the others."""
+the stored hands through the rules engine (`leagues.standings.derived`), the standings through
+the per-game summaries (`leagues.standings.summaries`: only games that changed are scored again).
+A rebuild is idempotent: rebuilding twice changes nothing but the snapshot's computed-at time. A
+failed rebuild is recorded as a RebuildFailure and never stops the others."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from leagues.standings.models import (
     StandingFigures,
     StandingsSnapshot,
 )
+from leagues.standings.summaries import counted_results
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +158,7 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
     if season is None:
         return None
     players, pairs, game_count, hand_count = standings_compute(
-        counted_games(season.club, season, left_out)
+        counted_results(season.club, season, left_out)
     )
     fields = StandingFigures.FIGURES
     with transaction.atomic():
