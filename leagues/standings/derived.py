@@ -273,7 +273,7 @@ def _rating_of(
 
 
 def ratings_compute(
-    games: Iterable[CountedGame],
+    games: Iterable[GameResult],
 ) -> tuple[dict[int, dict], list[RatingAfter], int]:
     """OpenSkill ratings from `games` in game order: each side is a team (two partners, or one
     player in individual games); the winner ranks first, the other sides by final score.
@@ -287,15 +287,13 @@ def ratings_compute(
     count = 0
     for seq, game in enumerate(games, 1):
         count += 1
-        score = game.score
-        sides = score.rules.sides
+        sides, scores, winner = game.sides, game.scores, game.winner
         teams = [
             [_rating_of(current, game.players[seat], model) for seat in side] for side in sides
         ]
-        losers = sorted({s for i, s in enumerate(score.scores) if i != score.winner}, reverse=True)
+        losers = sorted({s for i, s in enumerate(scores) if i != winner}, reverse=True)
         ranks: list[float] = [
-            0 if side == score.winner else 1 + losers.index(score.scores[side])
-            for side in range(len(sides))
+            0 if side == winner else 1 + losers.index(scores[side]) for side in range(len(sides))
         ]
         rated = model.rate(teams, ranks=ranks)
         for side, side_seats in enumerate(sides):

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Season
-from leagues.standings.derived import LeftOut, counted_games, ratings_compute, standings_compute
+from leagues.standings.derived import LeftOut, ratings_compute, standings_compute
 from leagues.standings.models import (
     PartnershipStanding,
     PlayerRating,
@@ -210,7 +210,7 @@ def _ratings_write(club_id: int, left_out: list[LeftOut]) -> RatingSnapshot | No
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
         return None
-    final, history, game_count = ratings_compute(counted_games(club, left_out=left_out))
+    final, history, game_count = ratings_compute(counted_results(club, None, left_out))
     points = {
         (after.player_id, after.game_id): {
             "seq": after.seq,
