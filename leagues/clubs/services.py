@@ -31,8 +31,9 @@ from leagues.clubs.selectors import players_named
 
 log = logging.getLogger(__name__)
 
-# Sent (after the transaction commits) when a club starts or stops asking for hands to be
-# confirmed, which changes which games count: keyword arguments `club_id` and `season_ids`.
+# Sent (inside the transaction that changed it) when a club starts or stops asking for hands to
+# be confirmed, which changes which games count: keyword arguments `club_id` and `season_ids`.
+# Receivers mark what depends on it stale at once and queue their work on commit.
 club_counting_changed = Signal()
 
 INVITATION_DAYS = 14
@@ -121,12 +122,7 @@ def club_settings_update(
         )
         if counting_changed:
             season_ids = list(club.seasons.values_list("pk", flat=True))
-            transaction.on_commit(
-                lambda: club_counting_changed.send(
-                    sender=Club, club_id=club.pk, season_ids=season_ids
-                ),
-                robust=True,
-            )
+            club_counting_changed.send(sender=Club, club_id=club.pk, season_ids=season_ids)
     return club
 
 

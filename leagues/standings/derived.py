@@ -27,6 +27,7 @@ import datetime
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from django.db.models import QuerySet
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -272,14 +273,59 @@ def _rating_of(
     return rating if rating is not None else model.rating()
 
 
+class RatedGame(Protocol):
+    """What rating a game needs: who sat where, the sides, the final scores and the winner."""
+
+    @property
+    def game_id(self) -> int: ...
+    @property
+    def players(self) -> Sequence[int | None]: ...
+    @property
+    def sides(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def scores(self) -> Sequence[int]: ...
+    @property
+    def winner(self) -> int: ...
+
+
+def rating_step(
+    model: PlackettLuce,
+    current: dict[int, PlackettLuceRating],
+    played: dict[int, int],
+    game: RatedGame,
+    seq: int,
+) -> list[RatingAfter]:
+    """Rate one game on top of `current` (updated in place, as `played`): each side is a team
+    (two partners, or one player); the winner ranks first, the other sides by final score. A
+    seat without a club player plays as a new, unrated player. Returns the ratings after it."""
+    sides, scores, winner = game.sides, game.scores, game.winner
+    teams = [[_rating_of(current, game.players[seat], model) for seat in side] for side in sides]
+    losers = sorted({s for i, s in enumerate(scores) if i != winner}, reverse=True)
+    ranks: list[float] = [
+        0 if side == winner else 1 + losers.index(scores[side]) for side in range(len(sides))
+    ]
+    rated = model.rate(teams, ranks=ranks)
+    after: list[RatingAfter] = []
+    for side, side_seats in enumerate(sides):
+        for seat, rating in zip(side_seats, rated[side], strict=True):
+            player = game.players[seat]
+            if player is None:
+                continue
+            current[player] = rating
+            played[player] += 1
+            after.append(
+                RatingAfter(player, game.game_id, seq, rating.mu, rating.sigma, rating.ordinal())
+            )
+    return after
+
+
 def ratings_compute(
-    games: Iterable[GameResult],
+    games: Iterable[RatedGame],
 ) -> tuple[dict[int, dict], list[RatingAfter], int]:
-    """OpenSkill ratings from `games` in game order: each side is a team (two partners, or one
-    player in individual games); the winner ranks first, the other sides by final score.
+    """OpenSkill ratings from `games` in game order (`rating_step` for each).
 
     Returns (final {player_id: {mu, sigma, ordinal, games}}, the rating after every game of
-    every player, games counted). A seat without a club player plays as a new, unrated player."""
+    every player, games counted)."""
     model = rating_model()
     current: dict[int, PlackettLuceRating] = {}
     played: dict[int, int] = defaultdict(int)
@@ -287,27 +333,7 @@ def ratings_compute(
     count = 0
     for seq, game in enumerate(games, 1):
         count += 1
-        sides, scores, winner = game.sides, game.scores, game.winner
-        teams = [
-            [_rating_of(current, game.players[seat], model) for seat in side] for side in sides
-        ]
-        losers = sorted({s for i, s in enumerate(scores) if i != winner}, reverse=True)
-        ranks: list[float] = [
-            0 if side == winner else 1 + losers.index(scores[side]) for side in range(len(sides))
-        ]
-        rated = model.rate(teams, ranks=ranks)
-        for side, side_seats in enumerate(sides):
-            for seat, rating in zip(side_seats, rated[side], strict=True):
-                player = game.players[seat]
-                if player is None:
-                    continue
-                current[player] = rating
-                played[player] += 1
-                history.append(
-                    RatingAfter(
-                        player, game.game_id, seq, rating.mu, rating.sigma, rating.ordinal()
-                    )
-                )
+        history.extend(rating_step(model, current, played, game, seq))
     final = {
         player: {
             "mu": rating.mu,

@@ -107,6 +107,11 @@ class RatingSnapshot(models.Model):
     club = models.OneToOneField(Club, on_delete=models.CASCADE, related_name="ratings")
     computed_at = models.DateTimeField()
     games = models.PositiveIntegerField(default=0)
+    # The last game rated (in game order) and how many players have a rating: a newly finished
+    # game after it is added on its own when nothing else changed (rebuild.ratings_append).
+    last_finished_at = models.DateTimeField(null=True, blank=True)
+    last_game_id = models.PositiveBigIntegerField(null=True, blank=True)
+    rated_players = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"Ratings of {self.club} at {self.computed_at:%Y-%m-%d %H:%M:%S}"

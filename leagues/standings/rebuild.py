@@ -6,73 +6,35 @@ failed rebuild is recorded as a RebuildFailure and never stops the others."""
 
 from __future__ import annotations
 
-import datetime
 import functools
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import DatabaseError, InterfaceError, OperationalError, models, transaction
+from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Season
-from leagues.standings.derived import LeftOut, ratings_compute, standings_compute
+from leagues.standings.derived import (
+    LeftOut,
+    standings_compute,
+)
 from leagues.standings.models import (
     PartnershipStanding,
-    PlayerRating,
     PlayerStanding,
-    RatingPoint,
     RatingSnapshot,
     RebuildFailure,
     RebuildKind,
     StandingFigures,
     StandingsSnapshot,
 )
+from leagues.standings.ratings import ratings_append, ratings_write
+from leagues.standings.rows import newer_snapshot_exists, rows_replace
 from leagues.standings.summaries import counted_results
 
 log = logging.getLogger(__name__)
-
-
-def _rows_replace(
-    queryset: models.QuerySet,
-    key: Callable[[Any], Any],
-    fields: Iterable[str],
-    wanted: dict[Any, dict],
-    build: Callable[[Any, dict], models.Model],
-) -> bool:
-    """Make the rows of `queryset` exactly `wanted` ({key: figures}); write nothing when they
-    already are. Returns True if anything was written."""
-    fields = tuple(fields)
-    existing = {key(row): row for row in queryset}
-    current = {k: {f: getattr(row, f) for f in fields} for k, row in existing.items()}
-    if current == wanted:
-        return False
-    stale = [row.pk for k, row in existing.items() if k not in wanted]
-    changed = []
-    for k, figures in wanted.items():
-        row = existing.get(k)
-        if row is not None and current[k] != figures:
-            for name, value in figures.items():
-                setattr(row, name, value)
-            changed.append(row)
-    if stale:
-        queryset.model.objects.filter(pk__in=stale).delete()
-    if changed:
-        queryset.model.objects.bulk_update(changed, fields, batch_size=500)
-    new = [build(k, figures) for k, figures in wanted.items() if k not in existing]
-    if new:
-        queryset.model.objects.bulk_create(new, batch_size=500)
-    return True
-
-
-def _newer_snapshot_exists(
-    snapshot: StandingsSnapshot | RatingSnapshot | None, started: datetime.datetime
-) -> bool:
-    # A rebuild that began reading later has seen everything this one saw and more: never let
-    # an older computation overwrite it.
-    return snapshot is not None and snapshot.computed_at > started
 
 
 # A database that is away or busy: worth another try (the Celery task retries these). Anything
@@ -163,16 +125,16 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
     fields = StandingFigures.FIGURES
     with transaction.atomic():
         snapshot = StandingsSnapshot.objects.select_for_update().filter(season=season).first()
-        if _newer_snapshot_exists(snapshot, started):
+        if newer_snapshot_exists(snapshot, started):
             return None
-        _rows_replace(
+        rows_replace(
             PlayerStanding.objects.filter(season=season),
             lambda row: row.player_id,
             fields,
             players,
             lambda k, figures: PlayerStanding(season=season, player_id=k, **figures),
         )
-        _rows_replace(
+        rows_replace(
             PartnershipStanding.objects.filter(season=season),
             lambda row: (row.first_id, row.second_id),
             fields,
@@ -190,7 +152,7 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
     return snapshot
 
 
-def ratings_rebuild(*, club_id: int) -> RatingSnapshot | None:
+def ratings_rebuild(*, club_id: int, game_id: int | None = None) -> RatingSnapshot | None:
     """Recompute the OpenSkill ratings of club `club_id` from all its counted games, in game
     order, and store the final ratings and each player's rating after every game.
 
@@ -199,51 +161,13 @@ def ratings_rebuild(*, club_id: int) -> RatingSnapshot | None:
     (recorded as a RebuildFailure, as for standings_rebuild)."""
     if not Club.objects.filter(pk=club_id).exists():
         return None
-    result, _error = _rebuild_isolated(
-        RebuildKind.RATINGS, club_id, None, lambda left_out: _ratings_write(club_id, left_out)
-    )
+
+    def rebuild(left_out: list[LeftOut]) -> RatingSnapshot | None:
+        appended = ratings_append(club_id, game_id) if game_id is not None else None
+        return appended or ratings_write(club_id, left_out)
+
+    result, _error = _rebuild_isolated(RebuildKind.RATINGS, club_id, None, rebuild)
     return result
-
-
-def _ratings_write(club_id: int, left_out: list[LeftOut]) -> RatingSnapshot | None:
-    started = timezone.now()
-    club = Club.objects.filter(pk=club_id).first()
-    if club is None:
-        return None
-    final, history, game_count = ratings_compute(counted_results(club, None, left_out))
-    points = {
-        (after.player_id, after.game_id): {
-            "seq": after.seq,
-            "mu": after.mu,
-            "sigma": after.sigma,
-            "ordinal": after.ordinal,
-        }
-        for after in history
-    }
-    with transaction.atomic():
-        snapshot = RatingSnapshot.objects.select_for_update().filter(club=club).first()
-        if _newer_snapshot_exists(snapshot, started):
-            return None
-        _rows_replace(
-            PlayerRating.objects.filter(club=club),
-            lambda row: row.player_id,
-            ("mu", "sigma", "ordinal", "games"),
-            final,
-            lambda k, values: PlayerRating(club=club, player_id=k, **values),
-        )
-        _rows_replace(
-            RatingPoint.objects.filter(player__club=club),
-            lambda row: (row.player_id, row.game_id),
-            ("seq", "mu", "sigma", "ordinal"),
-            points,
-            lambda k, values: RatingPoint(player_id=k[0], game_id=k[1], **values),
-        )
-        snapshot, _created = RatingSnapshot.objects.update_or_create(
-            club=club, defaults={"computed_at": started, "games": game_count}
-        )
-        if not left_out:
-            RebuildFailure.objects.filter(kind=RebuildKind.RATINGS, club=club).delete()
-    return snapshot
 
 
 @dataclass
@@ -286,7 +210,7 @@ def derived_data_rebuild_all(
             RebuildKind.RATINGS,
             club.pk,
             None,
-            functools.partial(_ratings_write, club.pk),
+            functools.partial(ratings_write, club.pk),
         )
         for club in clubs
     ]

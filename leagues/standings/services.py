@@ -60,9 +60,12 @@ def game_result_changed_receive(sender: Any, *, game: Any, **kwargs: Any) -> Non
     derived_data_queue(game=game)
 
 
-def derived_data_send(*, season_ids: Iterable[int] = (), club_ids: Iterable[int] = ()) -> bool:
+def derived_data_send(
+    *, season_ids: Iterable[int] = (), club_ids: Iterable[int] = (), game_id: int | None = None
+) -> bool:
     """Queue the rebuilds now. Never raises: a broker that is down (or an eager rebuild that
-    fails) is logged, and reconciliation catches up later. Returns True if all were queued."""
+    fails) is logged, and reconciliation catches up later. Returns True if all were queued.
+    `game_id`: the game whose change caused it (the ratings may then add just that game)."""
     from leagues.standings import tasks  # the tasks module imports this one
 
     ok = True
@@ -77,7 +80,8 @@ def derived_data_send(*, season_ids: Iterable[int] = (), club_ids: Iterable[int]
         for task, object_id in jobs:
             try:
                 # No publish retries: a hand submit must never wait on a broker that is down.
-                task.apply_async((object_id,), retry=False, connection=connection)
+                hint = {"game_id": game_id} if game_id and task is tasks.ratings_rebuild else {}
+                task.apply_async((object_id,), hint, retry=False, connection=connection)
             except (BrokerError, *BROKER_SOCKET_ERRORS):
                 # Down for one is down for all: do not pay the timeout again per job.
                 log.exception("broker down: could not queue %s; reconciliation will catch up", jobs)
@@ -119,9 +123,10 @@ def derived_data_queue(*, game: Any) -> None:
     if game.club_id is None:
         return
     season_ids = [game.season_id] if game.season_id else []
-    club_ids = [game.club_id]
+    club_ids, game_id = [game.club_id], game.pk
     transaction.on_commit(
-        lambda: derived_data_send(season_ids=season_ids, club_ids=club_ids), robust=True
+        lambda: derived_data_send(season_ids=season_ids, club_ids=club_ids, game_id=game_id),
+        robust=True,
     )
 
 
@@ -179,5 +184,6 @@ def club_counting_changed_receive(
     *, club_id: int, season_ids: Iterable[int], **_kwargs: Any
 ) -> None:
     """Receiver of `leagues.clubs.services.club_counting_changed`: what counts changed, so every
-    season of the club and its ratings are rebuilt."""
-    derived_data_send(season_ids=season_ids, club_ids=[club_id])
+    season of the club and its ratings are rebuilt, and stale until then (a game finishing
+    meanwhile is never added on top of ratings counted under the old rule)."""
+    derived_data_mark_stale(season_ids=season_ids, club_ids=[club_id])

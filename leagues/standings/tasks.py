@@ -34,8 +34,8 @@ def standings_rebuild(season_id: int) -> None:
 
 
 @shared_task(name="leagues.ratings_rebuild", **OPTIONS)
-def ratings_rebuild(club_id: int) -> None:
-    rebuild.ratings_rebuild(club_id=club_id)
+def ratings_rebuild(club_id: int, game_id: int | None = None) -> None:
+    rebuild.ratings_rebuild(club_id=club_id, game_id=game_id)
 
 
 @shared_task(name="leagues.derived_data_reconcile", **(OPTIONS | {"max_retries": 1}))
