@@ -105,29 +105,25 @@ def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
     if starting and not errors:
         by_name = {player.name_key: player for player in players}
         seats: list[Player | str] = [by_name.get(name_key(name), name) for name in names]
-        if any(not name for name in names):
-            errors["seats"] = [_("Every seat needs a player.")]
-        elif len({name_key(name) for name in names}) != len(names):
-            errors["seats"] = [_("A player can sit in only one seat.")]
+        # game_start refuses an empty seat and one person in two seats.
+        try:
+            game = game_start(
+                seats=seats,
+                rules=rules,
+                club=club,
+                season=season,
+                first_dealer=first_dealer,
+                table_label=table_label,
+                created_by=request.user if request.user.is_authenticated else None,
+                habits=habits_form.habits(),
+            )
+        except KaiserError as error:
+            errors[error.field or "seats"] = [error.message]
         else:
-            try:
-                game = game_start(
-                    seats=seats,
-                    rules=rules,
-                    club=club,
-                    season=season,
-                    first_dealer=first_dealer,
-                    table_label=table_label,
-                    created_by=request.user if request.user.is_authenticated else None,
-                    habits=habits_form.habits(),
-                )
-            except KaiserError as error:
-                errors[error.field or "seats"] = [error.message]
-            else:
-                game_token_issue(game=game)
-                response = redirect("game_sheet", game_id=game.pk)
-                response.status_code = 303
-                return response
+            game_token_issue(game=game)
+            response = redirect("game_sheet", game_id=game.pk)
+            response.status_code = 303
+            return response
     context = {
         "club": club,
         "players": players,

@@ -77,8 +77,8 @@ def test_preset_with_more_seats_shows_more_seats(as_alice, club) -> None:
 @pytest.mark.parametrize(
     ("data", "error"),
     [
-        ({**FOUR, "seat_2": ""}, "Every seat needs a player."),
-        ({**FOUR, "seat_2": "ann"}, "A player can sit in only one seat."),
+        ({**FOUR, "seat_2": ""}, "every seat needs a name"),
+        ({**FOUR, "seat_2": "ann"}, "a player can sit in only one seat"),
         ({**FOUR, "overrides": "{not json"}, "Write the changes as"),
         ({**FOUR, "overrides": '{"min_bid": 99}'}, "min_bid"),
         ({**FOUR, "min_bid": "99"}, "Minimum bid"),

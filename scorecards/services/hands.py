@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from leagues.clubs.models import Club, Player, Season
+from leagues.clubs.models import Club, Player, Season, name_key
 from scorecards.models import (
     Game,
     Hand,
@@ -97,6 +97,9 @@ def game_start(
     names = [(seat.name if isinstance(seat, Player) else str(seat)).strip() for seat in seats]
     if any(not name for name in names):
         raise RecordError("seats", _("every seat needs a name"))
+    # One person, one seat: the same player twice, or two names the club tells apart no more.
+    if len({name_key(name) for name in names}) != len(names):
+        raise RecordError("seats", _("a player can sit in only one seat"))
     game = Game.objects.create(
         club=club,
         season=season,
