@@ -141,7 +141,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure(
         "a finished game updates ratings, season of 200,000 hands",
         "standings",
-        "standings.sqlite.{n}_hands.finish_to_ratings_current",
+        "standings.sqlite.{n}_hands.ratings_one_game",
         "at_most",
         0.05,
         "s",
@@ -182,7 +182,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure(
         "a finished game updates ratings, season of 200,000 hands, PostgreSQL",
         "standings",
-        "standings.postgresql.{n}_hands.finish_to_ratings_current",
+        "standings.postgresql.{n}_hands.ratings_one_game",
         "at_most",
         0.05,
         "s",

@@ -273,6 +273,7 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
         f"{key}.ratings_rebuild_again",
     )
     finish_one_more(club, season, key)
+    rate_one_more(club, season, key, services)
     print(
         f"  rows: {PlayerStanding.objects.filter(season=season).count()} player standings, "
         f"{RatingPoint.objects.filter(player__club=club).count():,} rating points"
@@ -330,6 +331,40 @@ def finish_one_more(club, season, key: str, time_limit: float = 120.0) -> float:
     result(f"{key}.finish_to_ratings_current", rated, "s")
     result(f"{key}.finish_to_standings_current", standing, "s")
     return rated
+
+
+def rate_one_more(club, season, key: str, services) -> float:
+    """The worker's part when one more game finishes: the ratings task for that game
+    (`ratings_rebuild(club_id, game_id)`), timed alone. The game is played with the services'
+    announcement unheard, so that nothing else has run for it yet."""
+    from leagues.clubs.models import Player
+    from leagues.standings.models import RatingPoint
+    from leagues.standings.services import game_result_changed_receive
+    from scorecards.hooks import game_result_changed
+    from scorecards.rules import rules_build
+    from scorecards.services import game_start, hand_record
+
+    sequence, _score = sequence_pool(1, 20, seed=12)[0]
+    game_result_changed.disconnect(dispatch_uid="standings_game")
+    try:
+        game = game_start(
+            seats=list(Player.objects.filter(club=club).order_by("pk")[4:8]),
+            rules=rules_build({"preset": "standard"}),
+            club=club,
+            season=season,
+            table_label="And one more",
+        )
+        for hand in sequence:
+            hand_record(game=game, hand=hand)
+    finally:
+        game_result_changed.connect(game_result_changed_receive, dispatch_uid="standings_game")
+    started = time.perf_counter()
+    services.ratings_rebuild(club_id=club.pk, game_id=game.pk)
+    seconds = time.perf_counter() - started
+    assert RatingPoint.objects.filter(game=game).exists(), "the ratings count the new game"
+    print(f"  the ratings task for one more finished game took {seconds * 1000:.1f} ms")
+    result(f"{key}.ratings_one_game", seconds, "s")
+    return seconds
 
 
 if __name__ == "__main__":
