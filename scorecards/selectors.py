@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
 
 from scorecards.habits import game_habits_record
 from scorecards.hooks import TablePlace, place_annotations, place_from, place_values
-from scorecards.models import Game, Hand, HandAction, HandVersion
+from scorecards.models import Game, GameQuerySet, Hand, HandAction, HandVersion, Seat
 from scorecards.rules import (
     GameScore,
     HandInput,
@@ -164,3 +165,63 @@ def season_pot_balances(season) -> list[tuple[str, int]]:
         for seat in game.seats.all():
             balances[seat.player.name if seat.player else seat.name] += pot.balance[seat.seat]
     return sorted(balances.items(), key=lambda item: (-item[1], item[0].lower()))
+
+
+# --- Reads for the rooms above (standings, tournaments): they read games only through these.
+
+
+def games_where(
+    *, club: Any = None, season: Any = None, ids: Sequence[int] | None = None
+) -> GameQuerySet:
+    """Games, of a club, a season or by id (each filter only when given); `.counted()` and
+    `.awaiting_confirmation()` say which count. Also usable as a subquery (`OuterRef`)."""
+    found = Game.objects.all()
+    if club is not None:
+        found = found.filter(club=club)
+    if season is not None:
+        found = found.filter(season=season)
+    if ids is not None:
+        found = found.filter(pk__in=list(ids))
+    return found
+
+
+def games_of_player(player: Any) -> GameQuerySet:
+    """The games where `player` has a seat."""
+    return Game.objects.filter(seats__player=player)
+
+
+def games_seats_and_hands(
+    ids: Sequence[int],
+) -> tuple[dict[int, dict[int, int | None]], dict[int, list[Hand]]]:
+    """For the games `ids`: the player id of each seat ({game: {seat: player or None}}) and
+    their hands in order ({game: [hand]}, only what scoring reads). Two queries."""
+    seats: dict[int, dict[int, int | None]] = defaultdict(dict)
+    for game_id, seat, player_id in Seat.objects.filter(game_id__in=ids).values_list(
+        "game_id", "seat", "player_id"
+    ):
+        seats[game_id][seat] = player_id
+    hands: dict[int, list[Hand]] = defaultdict(list)
+    for hand in (
+        Hand.objects.filter(game_id__in=ids)
+        .only("game_id", "number", "record")
+        .order_by("game_id", "number")
+    ):
+        hands[hand.game_id].append(hand)
+    return seats, hands
+
+
+def game_last_change() -> Subquery:
+    """For a Game queryset (OuterRef "pk"): the id of the game's latest hand version, which
+    every entry, correction, undo and confirmation writes."""
+    return Subquery(
+        HandVersion.objects.filter(game=OuterRef("pk")).order_by("-pk").values("pk")[:1]
+    )
+
+
+def game_prefetches(prefix: str) -> list[Prefetch]:
+    """Prefetches of the seats (in seat order) and hands (in order) of the games reached by
+    `prefix` (e.g. "tables__game")."""
+    return [
+        Prefetch(f"{prefix}__seats", queryset=Seat.objects.order_by("seat")),
+        Prefetch(f"{prefix}__hands", queryset=Hand.objects.order_by("number")),
+    ]

@@ -33,9 +33,9 @@ from django.db.models import QuerySet
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from leagues.clubs.models import Club, Season
-from scorecards.models import Game, Hand, Seat
+from scorecards.models import Game
 from scorecards.rules import NO_TRUMP_KINDS, GameScore
-from scorecards.selectors import game_scored
+from scorecards.selectors import game_scored, games_seats_and_hands, games_where
 
 KAISER_KINDS = ("kaiser", "kaiser40")
 BATCH = 500  # games whose hands are loaded per query
@@ -51,10 +51,7 @@ class CountedGame:
 
 def counted_games_qs(club: Club, season: Season | None = None) -> QuerySet[Game]:
     """The games that count (`GameQuerySet.counted`), in game order (finished time, then id)."""
-    games = Game.objects.filter(club=club)
-    if season is not None:
-        games = games.filter(season=season)
-    return games.counted().order_by("finished_at", "pk")
+    return games_where(club=club, season=season).counted().order_by("finished_at", "pk")
 
 
 @dataclass(frozen=True)
@@ -75,19 +72,7 @@ def games_scored(
     must not stop the standings of everyone else. Two queries per BATCH games: seats, hands."""
     for start in range(0, len(games), BATCH):
         batch = games[start : start + BATCH]
-        ids = [game.pk for game in batch]
-        seats: dict[int, dict[int, int | None]] = defaultdict(dict)
-        for game_id, seat, player_id in Seat.objects.filter(game_id__in=ids).values_list(
-            "game_id", "seat", "player_id"
-        ):
-            seats[game_id][seat] = player_id
-        hands: dict[int, list[Hand]] = defaultdict(list)
-        for hand in (
-            Hand.objects.filter(game_id__in=ids)
-            .only("game_id", "number", "record")
-            .order_by("game_id", "number")
-        ):
-            hands[hand.game_id].append(hand)
+        seats, hands = games_seats_and_hands([game.pk for game in batch])
         for game in batch:
             try:
                 score = game_scored(game, hands[game.pk])

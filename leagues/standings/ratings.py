@@ -28,7 +28,8 @@ from leagues.standings.models import (
 )
 from leagues.standings.rows import newer_snapshot_exists, rows_replace
 from leagues.standings.summaries import counted_results
-from scorecards.models import Game, GameStatus
+from scorecards.models import GameStatus
+from scorecards.selectors import games_where
 
 
 def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
@@ -43,8 +44,8 @@ def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
         if snapshot is None or snapshot.last_finished_at is None:
             return None
         game = (
-            Game.objects.counted()
-            .filter(pk=game_id, club_id=club_id)
+            games_where(club=club_id, ids=[game_id])
+            .counted()
             .only("pk", "rules", "first_dealer", "finished_at")
             .first()
         )
@@ -54,7 +55,7 @@ def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
             return None
         # Games in play change all the time and do not matter; a game that is finished, or was
         # counted once (it has a summary), does.
-        changed = Game.objects.filter(club_id=club_id, updated_at__gt=snapshot.computed_at)
+        changed = games_where(club=club_id).filter(updated_at__gt=snapshot.computed_at)
         changed = changed.exclude(pk=game.pk).filter(
             Q(status=GameStatus.FINISHED) | Q(standings_summary__isnull=False)
         )

@@ -19,11 +19,12 @@ from leagues.standings.models import (
     RebuildKind,
 )
 from scorecards.models import Game, GameStatus
+from scorecards.selectors import games_of_player, games_where
 
 
 def club_recent_games(club: Club, limit: int = 20) -> QuerySet[Game]:
     """The club's latest games with their seats, latest first."""
-    return Game.objects.filter(club=club).prefetch_related("seats").order_by("-created_at")[:limit]
+    return games_where(club=club).prefetch_related("seats").order_by("-created_at")[:limit]
 
 
 def season_player_standings(season) -> QuerySet:
@@ -45,7 +46,7 @@ def club_ratings_snapshot(club: Club):
 def player_games(player, limit: int = 50) -> list:
     """The player's games, latest first, with their seats (for the player page)."""
     return list(
-        Game.objects.filter(seats__player=player)
+        games_of_player(player)
         .select_related("season")
         .prefetch_related("seats")
         .order_by("-created_at")[:limit]

@@ -26,7 +26,7 @@ from leagues.standings.models import (
     RebuildKind,
     StandingsSnapshot,
 )
-from scorecards.models import Game
+from scorecards.selectors import games_where
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +136,7 @@ def derived_data_stale() -> tuple[list[int], list[int]]:
     A season or club whose last rebuild failed is not retried until something changes."""
     changed = Max("games__updated_at")
     confirmed = Max("games__hands__confirmed_at")
-    season_games = Game.objects.filter(season=OuterRef("pk"))
+    season_games = games_where(season=OuterRef("pk"))
     season_rows = PlayerStanding.objects.filter(season=OuterRef("pk"))
     failed_season = RebuildFailure.objects.filter(
         kind=RebuildKind.STANDINGS, season=OuterRef("pk")
@@ -146,7 +146,7 @@ def derived_data_stale() -> tuple[list[int], list[int]]:
         .annotate(changed=changed, confirmed=confirmed, failed=Subquery(failed_season))
         .values_list("pk", "changed", "confirmed", "standings__computed_at", "failed")
     )
-    club_games = Game.objects.filter(club=OuterRef("pk"))
+    club_games = games_where(club=OuterRef("pk"))
     club_rows = PlayerRating.objects.filter(club=OuterRef("pk"))
     failed_club = RebuildFailure.objects.filter(
         kind=RebuildKind.RATINGS, club=OuterRef("pk")

@@ -15,7 +15,7 @@ import zlib
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, QuerySet, Subquery, TextField
+from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
 from leagues.clubs.models import Club, Player, Season
@@ -28,7 +28,8 @@ from leagues.standings.derived import (
     games_scored,
 )
 from leagues.standings.models import GameSummary
-from scorecards.models import Game, HandVersion
+from scorecards.models import Game
+from scorecards.selectors import game_last_change, games_where
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +48,7 @@ _SUMMARY_FIELDS = (
 
 def games_versioned(games: QuerySet[Game]) -> QuerySet[Game]:
     """`games` with what `game_version` reads, in the same query."""
-    last_change = HandVersion.objects.filter(game=OuterRef("pk")).order_by("-pk").values("pk")[:1]
-    return games.annotate(
-        _last_change=Subquery(last_change), _rules_text=Cast("rules", TextField())
-    )
+    return games.annotate(_last_change=game_last_change(), _rules_text=Cast("rules", TextField()))
 
 
 def game_version(
@@ -151,7 +149,7 @@ def counted_results(
     for start in range(0, len(stale), BATCH):
         ids = stale[start : start + BATCH]
         games = list(
-            Game.objects.filter(pk__in=ids)
+            games_where(ids=ids)
             .only("pk", "rules", "first_dealer")
             .order_by("finished_at", "pk")  # games left out are noted in game order
         )

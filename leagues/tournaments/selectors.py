@@ -24,9 +24,8 @@ from leagues.tournaments.models import (
     TournamentTable,
 )
 from leagues.tournaments.ranking import Standing
-from scorecards.models import Hand, Seat
 from scorecards.rules import GameScore
-from scorecards.selectors import game_scored
+from scorecards.selectors import game_prefetches, game_scored
 
 PLAYING = "playing"
 WAITING = "waiting"  # the round's hands are in but some wait for the other side's confirmation
@@ -120,8 +119,7 @@ def tournament_rounds(tournament: Tournament) -> list[TournamentRound]:
                 "tables",
                 queryset=TournamentTable.objects.select_related("game").order_by("number"),
             ),
-            Prefetch("tables__game__seats", queryset=Seat.objects.order_by("seat")),
-            Prefetch("tables__game__hands", queryset=Hand.objects.order_by("number")),
+            *game_prefetches("tables__game"),
             "sitouts",
         )
     )
