@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Prefetch, Subquery
+from django.db.models import IntegerField, Prefetch, Subquery, Value
 from django.http import Http404, HttpRequest
 
 from leagues.clubs.models import Membership
@@ -35,6 +35,7 @@ class GameAccess:
     membership: Membership | None
     is_starter: bool  # the account that started the game
     via_table_token: bool = False  # a phone at the table, with no account or club role
+    user_seat: int | None = None  # the member's own player's seat, when asked for
 
     def can(self, action: str) -> bool:
         if self.is_starter:
@@ -53,51 +54,60 @@ class GameAccess:
         return self.is_starter or self.can(HAND_CORRECT_ANY)
 
 
-def _game_with_membership(request: HttpRequest, game_id: int, seats: bool) -> Game:
-    """The game, its club and season, and the user's membership of the club read in the same
-    query (annotated), so an access check costs one query (plus one for the seats)."""
+def _game_with_membership(
+    request: HttpRequest, game_id: int, seats: bool, place: bool, user_seat: bool
+) -> tuple[Game, tuple[int, str, int | None] | None]:
+    """The game with its club and season, and the signed-in user's membership of the club (id
+    and role, and with `user_seat` the seat of the user's player). Two plain queries (plus one
+    for the seats): Django compiles a query anew on every request, and plain ones compile
+    several times faster than one annotated with subqueries."""
     games = Game.objects.select_related("club", "season")
-    # Where a tournament table stands and whether its night asks every hand to be confirmed
-    # (scorecards.selectors.table_place, game_needs_confirmation), in the same query.
-    games = games.annotate(**place_annotations())
+    if place:
+        # Where a tournament table stands and whether its night asks every hand to be
+        # confirmed (scorecards.selectors.table_place, game_needs_confirmation), in the same
+        # query.
+        games = games.annotate(**place_annotations())
     if seats:
         games = games.prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
         )
+    game = games.get(pk=game_id)
     user = request.user
-    if user.is_authenticated:
-        mine = Membership.objects.filter(club=OuterRef("club_id"), user=user.pk)
-        games = games.annotate(
-            _membership_id=Subquery(mine.values("pk")[:1]),
-            _membership_role=Subquery(mine.values("role")[:1]),
-            # The seat of the player linked to this account (scorecards.services.seat_of).
-            _user_seat=Subquery(
-                Seat.objects.filter(game=OuterRef("pk"), player__user=user.pk).values("seat")[:1]
-            ),
-        )
-    return games.get(pk=game_id)
+    membership = None
+    if user.is_authenticated and game.club_id is not None:
+        mine = Membership.objects.filter(club_id=game.club_id, user_id=user.pk)
+        if user_seat:
+            seat = Seat.objects.filter(game_id=game.pk, player__user_id=user.pk).values("seat")
+            mine = mine.annotate(_seat=Subquery(seat[:1]))
+        else:
+            mine = mine.annotate(_seat=Value(None, output_field=IntegerField()))
+        membership = mine.values_list("pk", "role", "_seat").first()
+    return game, membership
 
 
 def game_for_member(
-    request: HttpRequest, game_id: int, action: str = VIEW, *, seats: bool = True
+    request: HttpRequest,
+    game_id: int,
+    action: str = VIEW,
+    *,
+    seats: bool = True,
+    place: bool = True,
+    user_seat: bool = False,
 ) -> GameAccess:
     """The game if the signed-in user (or a browser holding the game's table token) may take
     `action` on it; Http404 for outsiders, PermissionDenied for a role without the power.
-    `seats=False` skips loading the seats (for views that do not show them)."""
+    `seats=False` skips loading the seats (for views that do not show them); `place=False`
+    skips reading where a tournament table stands (for views whose service reads it again
+    under its lock); `user_seat=True` reads the seat of a member's own player
+    (`GameAccess.user_seat`) in the same query as the membership."""
     try:
-        game = _game_with_membership(request, game_id, seats)
+        game, member = _game_with_membership(request, game_id, seats, place, user_seat)
     except Game.DoesNotExist as exc:
         raise Http404("No such game") from exc
     user = request.user
     membership = None
-    membership_id = getattr(game, "_membership_id", None)
-    if game.club_id and membership_id is not None and user.pk is not None:
-        membership = Membership(
-            pk=membership_id,
-            club=game.club,
-            user_id=user.pk,
-            role=getattr(game, "_membership_role", ""),
-        )
+    if member is not None and user.pk is not None:
+        membership = Membership(pk=member[0], club=game.club, user_id=user.pk, role=member[1])
     # Starting a club game gives power over it only while a member: every power over the
     # club's games ends with the membership.
     is_starter = (
@@ -108,7 +118,9 @@ def game_for_member(
     via_token = _holds_table_token(request, game)
     if not is_starter and membership is None and not via_token:
         raise Http404("No such game")
-    access = GameAccess(game, membership, is_starter, via_token)
+    access = GameAccess(
+        game, membership, is_starter, via_token, user_seat=member[2] if member else None
+    )
     if not access.can(action):
         raise PermissionDenied
     return access

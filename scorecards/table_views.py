@@ -26,6 +26,7 @@ from scorecards.handform import (
     hand_form_parse,
     missing_label,
 )
+from scorecards.hooks import place_values
 from scorecards.models import Game
 from scorecards.presentation import record_text, winner_text
 from scorecards.rules import HandError, HandInput, KaiserError
@@ -144,7 +145,7 @@ def refused_answer(
 def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Enter the next hand (the contract is in scorecards/handform.py and the README of the
     issue): 201/200/409/422 JSON for the outbox, fragments for htmx, 303 for a plain post."""
-    access = game_for_member(request, game_id, HAND_ENTER, seats=False)
+    access = game_for_member(request, game_id, HAND_ENTER, seats=False, place=False, user_seat=True)
     game = access.game
     rules = game.rules_value
     form = hand_form_parse(request.POST, rules, dealer=game.next_dealer)
@@ -162,7 +163,7 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
                 except HandRefused:
                     seat = None  # the game takes no hand either: hand_record says why
                 if seat is None and access.membership is not None:
-                    seat = getattr(game, "_user_seat", None)  # the signed-in member's own seat
+                    seat = access.user_seat  # the signed-in member's own seat
                 recorded = hand_record(
                     game=game,
                     hand=form.hand,
@@ -210,10 +211,14 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return JsonResponse(body, status=201 if recorded.created else 200)
     if request.htmx:
         if recorded.created:
-            # The locked copy the service saved: the new version for polling, without a read.
-            game.updated_at = recorded.hand.game.updated_at
-            game.hand_count = recorded.hand.game.hand_count
-            game.status = recorded.hand.game.status
+            # The locked copy the service saved: the new version for polling, and where the
+            # table stands in its round, without a read.
+            saved = recorded.hand.game
+            game.updated_at = saved.updated_at
+            game.hand_count = saved.hand_count
+            game.status = saved.status
+            for name, value in (place_values(saved) or {}).items():
+                setattr(game, name, value)
         else:
             game.refresh_from_db(fields=["updated_at", "hand_count", "status"])
         context = sheet_context(request, access, hands=list(recorded.hands), score=recorded.score)

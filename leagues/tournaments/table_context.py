@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import F
 
-from leagues.tournaments.models import RoundStatus, Tournament, TournamentStatus, TournamentTable
+from leagues.tournaments.models import RoundStatus, Tournament, TournamentStatus
 from leagues.tournaments.selectors import hands_needed
 from scorecards.hooks import ANNOTATION_PREFIX, TablePlace
 from scorecards.rules import GameScore
+
+# The game's reverse one-to-one link to its tournament table (TournamentTable.game).
+TABLE = "tournament_table"
 
 # Annotation suffix -> the tournament table's field it reads.
 FIELDS = {
@@ -27,10 +30,11 @@ FIELDS = {
 
 class TournamentTableContext:
     def annotations(self) -> dict[str, Any]:
-        table = TournamentTable.objects.filter(game=OuterRef("pk"))
+        # One LEFT JOIN through the table's one-to-one link rather than a subquery per field:
+        # the same values, but Django compiles the query in a fraction of the time, and this
+        # query runs on every request and every write of a game.
         return {
-            f"{ANNOTATION_PREFIX}{name}": Subquery(table.values(field)[:1])
-            for name, field in FIELDS.items()
+            f"{ANNOTATION_PREFIX}{name}": F(f"{TABLE}__{field}") for name, field in FIELDS.items()
         }
 
     def place(self, values: dict[str, Any], score: GameScore) -> TablePlace | None:

@@ -27,6 +27,7 @@ from scorecards.rules import (
     HandInput,
     RecordError,
     Rules,
+    game_play,
     game_score,
 )
 from scorecards.rules.habits import game_habits_parse
@@ -176,7 +177,8 @@ def hand_record(
                 raise HandError(
                     number, "number", _("the next hand is hand %(next)s") % {"next": next_number}
                 )
-            score = game_score(locked.rules_value, [*inputs, hand], locked.first_dealer)
+            # The game so far plus this hand: the engine scores only the new hand.
+            score = game_play(so_far, hand)
             scored = score.hands[-1]
             stored = Hand.objects.create(
                 game=locked,
