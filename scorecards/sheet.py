@@ -8,7 +8,7 @@ No score arithmetic here: every number shown is one the engine produced (`delta`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -52,6 +52,11 @@ class SheetRow:
     bid_label: str
     cells: tuple[SheetCell, ...]
     confirmers: tuple[tuple[int, str], ...]  # seats of the other side(s), who may confirm
+    # The row rendered already (scorecards.sheet_cache), when it looks the same to everyone.
+    html: str = ""
+
+    def with_html(self, html: str) -> SheetRow:
+        return replace(self, html=html)
 
     @property
     def doubled(self) -> bool:

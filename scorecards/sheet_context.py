@@ -30,6 +30,7 @@ from scorecards.sheet import (
     sheet_version,
     side_names,
 )
+from scorecards.sheet_cache import rows_with_html
 from scorecards.table_phone import (
     corrected_numbers,
     game_names,
@@ -117,6 +118,13 @@ def sheet_context(
     link = table_link(request, game) if access.can_enter else None
     last = score.hands[-1] if score.hands else None
     place = table_place(game, score)
+    corrected = corrected_numbers(game, hands)
+    rows = rows_with_html(
+        game,
+        sheet_rows(score, hands, names),
+        corrected=corrected,
+        needs_confirming=needs_confirming,
+    )
     return {
         "place": place,
         "can_stop": may_stop(request, access),
@@ -130,14 +138,14 @@ def sheet_context(
         "rules_words": rules_describe(rules),
         "names": names,
         "sides": sides,
-        "rows": sheet_rows(score, hands, names),
+        "rows": rows,
         "notices": sheet_notices(score, sides, raised=bool(last and last.target_raised)),
         "chart": score_chart(score),
         "version": sheet_version(game),
         "winner_name": sides[score.winner] if score.winner is not None else "",
         "finish_reason": FinishReason(score.reason).label if score.reason else "",
         "game_over": winner_text(score, sides),
-        "corrected": corrected_numbers(game, hands),
+        "corrected": corrected,
         "sheet_texts": sheet_texts(),
         "needs_confirming": needs_confirming,
         "unconfirmed": needs_confirming and any(h.confirmed_at is None for h in hands),

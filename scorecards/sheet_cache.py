@@ -1,0 +1,92 @@
+"""The sheet's rows as HTML, rendered once and kept in the cache.
+
+A row of the score sheet changes only when its hand, the scores up to it, the players' names,
+its marks (corrected, confirmed) or the language change, so each row is kept under a key made
+of exactly those. Entering the next hand re-renders one row, not the whole sheet; a page or a
+poll of an unchanged game renders none. A row that shows the viewer a confirm form (its CSRF
+token and the phone's seat are the viewer's own) is never kept: the template renders it live.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+
+from django.core.cache import cache
+from django.template.loader import get_template
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from scorecards.models import Game
+from scorecards.sheet import SheetRow
+
+ROW_TEMPLATE = "scorecards/game_sheet.html#sheet-row"
+ROW_SECONDS = 6 * 3600
+
+
+@functools.cache
+def _markup_digest() -> str:
+    """A digest of the sheet template, so that rows kept by an older release of the markup (in
+    a shared cache that outlives a deploy) are never shown."""
+    origin = getattr(get_template("scorecards/game_sheet.html"), "origin", None)
+    source = Path(getattr(origin, "name", "") or "")
+    if not source.is_file():
+        return "unknown"
+    return hashlib.blake2b(source.read_bytes(), digest_size=6).hexdigest()
+
+
+def _row_key(game: Game, row: SheetRow, corrected: bool, needs_confirming: bool) -> str:
+    hand = row.hand
+    confirmed_by = hand.confirmed_by_name if hand is not None and row.confirmed else None
+    what = repr(
+        (
+            row.scored,
+            row.dealer_name,
+            row.bidder_name,
+            row.bid_label,
+            corrected,
+            needs_confirming,
+            confirmed_by,
+        )
+    )
+    digest = hashlib.blake2b(what.encode(), digest_size=16).hexdigest()
+    return f"sheet-row:{_markup_digest()}:{get_language()}:{game.pk}:{digest}"
+
+
+def rows_with_html(
+    game: Game,
+    rows: Sequence[SheetRow],
+    *,
+    corrected: set[int],
+    needs_confirming: bool,
+) -> list[SheetRow]:
+    """`rows` with `html` filled in for every row that looks the same to every viewer: from the
+    cache, or rendered now and kept. Rows awaiting a confirmation keep `html` empty."""
+    keys: dict[int, str] = {}
+    for index, row in enumerate(rows):
+        if needs_confirming and not row.confirmed:
+            continue  # may carry a confirm form for this viewer
+        keys[index] = _row_key(game, row, row.scored.number in corrected, needs_confirming)
+    found = cache.get_many(list(keys.values())) if keys else {}
+    missing: dict[str, SafeString] = {}
+    out = list(rows)
+    template = None
+    for index, key in keys.items():
+        row = rows[index]
+        html = found.get(key)
+        if html is None:
+            if template is None:
+                template = get_template(ROW_TEMPLATE)
+            context = {
+                "row": row,
+                "game": game,
+                "corrected": corrected,
+                "needs_confirming": needs_confirming,
+            }
+            html = missing[key] = mark_safe(template.render(context))
+        out[index] = row.with_html(mark_safe(html))
+    if missing:
+        cache.set_many(missing, ROW_SECONDS)
+    return out
