@@ -21,6 +21,7 @@ from leagues.clubs.selectors import club_seasons
 from leagues.standings import selectors, services
 from leagues.standings.charts import line_chart
 from leagues.standings.forms import StandingsFilterForm
+from leagues.standings.table_cache import table_html
 from leagues.standings.tables import (
     EXPORT_FORMATS,
     PER_PAGE,
@@ -79,7 +80,7 @@ def _table_response(request: HtmxHttpRequest, table, name: str, template: str, c
         return table_export(table, export, name)
     if request.htmx and request.htmx.target == TABLE_TARGET:
         template += "#table"
-    return render(request, template, context)
+    return render(request, template, {**context, "table_html": table_html(request, table)})
 
 
 def _standings_context(request: HtmxHttpRequest, slug: str):
