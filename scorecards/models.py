@@ -3,6 +3,8 @@ the rules engine from the hands (the cached totals on Game are rebuilt by the sa
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -52,8 +54,10 @@ class GameQuerySet(models.QuerySet["Game"]):
         """Games that count for standings and ratings: finished, and not awaiting a
         confirmation. (The engine has the last word: a counted game it does not find finished
         is still left out by the standings.)"""
-        waiting = Game.objects.awaiting_confirmation().values("pk")
-        return self.filter(status=GameStatus.FINISHED).exclude(pk__in=waiting)
+        # Correlated, so that asking about one game looks at that game alone (PostgreSQL
+        # otherwise builds the set of every waiting game first).
+        waiting = Game.objects.filter(pk=models.OuterRef("pk")).awaiting_confirmation()
+        return self.filter(status=GameStatus.FINISHED).exclude(models.Exists(waiting))
 
 
 class Game(models.Model):
@@ -237,11 +241,16 @@ class Hand(models.Model):
         return f"Hand {self.number} of game {self.game_id}"
 
     def as_input(self) -> HandInput:
-        """The hand as the rules engine takes it. The dealer is left for the engine to derive,
-        so that a correction of an earlier hand may move it."""
-        data = {key: value for key, value in self.record.items() if key != "dealer"}
-        # Hands stored before the format said so leave a kaiser 40's unplayed card out.
-        return HandInput.from_dict(data, self.number, legacy=True)
+        """The hand as the rules engine takes it (`hand_input`)."""
+        return hand_input(self.number, self.record)
+
+
+def hand_input(number: int, record: dict[str, Any]) -> HandInput:
+    """Hand `number` as the rules engine takes it, from its stored `record`. The dealer is left
+    for the engine to derive, so that a correction of an earlier hand may move it."""
+    data = {key: value for key, value in record.items() if key != "dealer"}
+    # Hands stored before the format said so leave a kaiser 40's unplayed card out.
+    return HandInput.from_dict(data, number, legacy=True)
 
 
 class HandAction(models.TextChoices):

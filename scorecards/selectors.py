@@ -10,7 +10,15 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
 
 from scorecards.habits import game_habits_record
 from scorecards.hooks import TablePlace, place_annotations, place_from, place_values
-from scorecards.models import Game, GameQuerySet, Hand, HandAction, HandVersion, Seat
+from scorecards.models import (
+    Game,
+    GameQuerySet,
+    Hand,
+    HandAction,
+    HandVersion,
+    Seat,
+    hand_input,
+)
 from scorecards.rules import (
     GameScore,
     HandInput,
@@ -190,23 +198,24 @@ def games_of_player(player: Any) -> GameQuerySet:
     return Game.objects.filter(seats__player=player)
 
 
-def games_seats_and_hands(
+def games_seats_and_inputs(
     ids: Sequence[int],
-) -> tuple[dict[int, dict[int, int | None]], dict[int, list[Hand]]]:
+) -> tuple[dict[int, dict[int, int | None]], dict[int, list[HandInput]]]:
     """For the games `ids`: the player id of each seat ({game: {seat: player or None}}) and
-    their hands in order ({game: [hand]}, only what scoring reads). Two queries."""
+    their hands in order as the engine takes them ({game: [hand]}). Two queries, and no model
+    rows: a season's rebuild reads hundreds of thousands of hands."""
     seats: dict[int, dict[int, int | None]] = defaultdict(dict)
     for game_id, seat, player_id in Seat.objects.filter(game_id__in=ids).values_list(
         "game_id", "seat", "player_id"
     ):
         seats[game_id][seat] = player_id
-    hands: dict[int, list[Hand]] = defaultdict(list)
-    for hand in (
+    hands: dict[int, list[HandInput]] = defaultdict(list)
+    for game_id, number, record in (
         Hand.objects.filter(game_id__in=ids)
-        .only("game_id", "number", "record")
         .order_by("game_id", "number")
+        .values_list("game_id", "number", "record")
     ):
-        hands[hand.game_id].append(hand)
+        hands[game_id].append(hand_input(number, record))
     return seats, hands
 
 

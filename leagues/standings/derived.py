@@ -34,8 +34,8 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from leagues.clubs.models import Club, Season
 from scorecards.models import Game
-from scorecards.rules import NO_TRUMP_KINDS, GameScore
-from scorecards.selectors import game_scored, games_seats_and_hands, games_where
+from scorecards.rules import NO_TRUMP_KINDS, GameScore, game_score
+from scorecards.selectors import games_seats_and_inputs, games_where
 
 KAISER_KINDS = ("kaiser", "kaiser40")
 BATCH = 500  # games whose hands are loaded per query
@@ -72,10 +72,10 @@ def games_scored(
     must not stop the standings of everyone else. Two queries per BATCH games: seats, hands."""
     for start in range(0, len(games), BATCH):
         batch = games[start : start + BATCH]
-        seats, hands = games_seats_and_hands([game.pk for game in batch])
+        seats, hands = games_seats_and_inputs([game.pk for game in batch])
         for game in batch:
             try:
-                score = game_scored(game, hands[game.pk])
+                score = game_score(game.rules_value, hands[game.pk], game.first_dealer)
             except Exception as exc:  # any engine failure: leave the game out
                 if left_out is not None:
                     left_out.append(LeftOut(game.pk, f"{type(exc).__name__}: {exc}"[:500]))
