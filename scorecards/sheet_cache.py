@@ -13,6 +13,7 @@ import functools
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from django.core.cache import cache
 from django.template.loader import get_template
@@ -28,13 +29,14 @@ ROW_SECONDS = 6 * 3600
 
 @functools.cache
 def _markup_digest() -> str:
-    """A digest of the sheet template, so that rows kept by an older release of the markup (in
-    a shared cache that outlives a deploy) are never shown."""
+    """A digest of the sheet's templates, so that HTML kept by an older release of the markup
+    (in a shared cache that outlives a deploy) is never shown."""
     origin = getattr(get_template("scorecards/game_sheet.html"), "origin", None)
-    source = Path(getattr(origin, "name", "") or "")
-    if not source.is_file():
-        return "unknown"
-    return hashlib.blake2b(source.read_bytes(), digest_size=6).hexdigest()
+    folder = Path(getattr(origin, "name", "") or "").parent
+    digest = hashlib.blake2b(digest_size=6)
+    for source in sorted(folder.glob("*.html")):
+        digest.update(source.name.encode() + source.read_bytes())
+    return digest.hexdigest()
 
 
 def _row_key(game: Game, row: SheetRow, corrected: bool, needs_confirming: bool) -> str:
@@ -90,3 +92,36 @@ def rows_with_html(
     if missing:
         cache.set_many(missing, ROW_SECONDS)
     return out
+
+
+FIELDS_TEMPLATE = "scorecards/_hand_fields.html"
+# What the hand's fields do not show (scorecards/_hand_fields.html reads only the rest of the
+# entry): left out of the key, so the blank fields are drawn once for every hand of a game.
+_NOT_IN_FIELDS = frozenset(
+    {
+        "key",
+        "number",
+        "dealer",
+        "dealer_name",
+        "totals",
+        "message",
+        "phone_seat",
+        "conflict_url",
+        "fields_html",
+    }
+)
+
+
+def blank_fields_html(entry: dict[str, Any]) -> str:
+    """The hand's tap fields, blank (no values, no errors), from the cache or rendered now and
+    kept; "" for a form re-shown with values or errors, which the template draws live."""
+    if entry.get("values") or entry.get("errors"):
+        return ""
+    shown = sorted((name, value) for name, value in entry.items() if name not in _NOT_IN_FIELDS)
+    digest = hashlib.blake2b(repr(shown).encode(), digest_size=16).hexdigest()
+    key = f"hand-fields:{_markup_digest()}:{get_language()}:{digest}"
+    html = cache.get(key)
+    if html is None:
+        html = get_template(FIELDS_TEMPLATE).render({"entry": entry})
+        cache.set(key, html, ROW_SECONDS)
+    return mark_safe(html)

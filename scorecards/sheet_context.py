@@ -30,7 +30,7 @@ from scorecards.sheet import (
     sheet_version,
     side_names,
 )
-from scorecards.sheet_cache import rows_with_html
+from scorecards.sheet_cache import blank_fields_html, rows_with_html
 from scorecards.table_phone import (
     corrected_numbers,
     game_names,
@@ -98,6 +98,20 @@ def entry_context(
     }
 
 
+def entry_fields(entry: dict[str, Any]) -> dict[str, Any]:
+    """`entry` with `fields_html`: its blank tap fields drawn (or "", see `blank_fields_html`),
+    called by the template only where the form is shown, and at most once."""
+    drawn: list[str] = []
+
+    def fields_html() -> str:
+        if not drawn:
+            drawn.append(blank_fields_html(entry))
+        return drawn[0]
+
+    entry["fields_html"] = fields_html
+    return entry
+
+
 def sheet_context(
     request: HtmxHttpRequest,
     access: GameAccess,
@@ -152,8 +166,8 @@ def sheet_context(
         "table_link": link,
         # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
         "table_qr": table_qr(link) if link and not request.htmx else "",
-        "entry": entry_context(
-            game, rules, score, names, phone_seat=phone_seat(request, game), **entry
+        "entry": entry_fields(
+            entry_context(game, rules, score, names, phone_seat=phone_seat(request, game), **entry)
         ),
         "pot": _pot_context(game, score, names),
     }
