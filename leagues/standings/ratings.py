@@ -148,14 +148,14 @@ def ratings_write(club_id: int, left_out: list[LeftOut]) -> RatingSnapshot | Non
             return None
         rows_replace(
             PlayerRating.objects.filter(club=club),
-            lambda row: row.player_id,
+            ("player_id",),
             ("mu", "sigma", "ordinal", "games"),
             final,
             lambda k, values: PlayerRating(club=club, player_id=k, **values),
         )
         rows_replace(
             RatingPoint.objects.filter(player__club=club),
-            lambda row: (row.player_id, row.game_id),
+            ("player_id", "game_id"),
             ("seq", "mu", "sigma", "ordinal"),
             points,
             lambda k, values: RatingPoint(player_id=k[0], game_id=k[1], **values),

@@ -129,14 +129,14 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
             return None
         rows_replace(
             PlayerStanding.objects.filter(season=season),
-            lambda row: row.player_id,
+            ("player_id",),
             fields,
             players,
             lambda k, figures: PlayerStanding(season=season, player_id=k, **figures),
         )
         rows_replace(
             PartnershipStanding.objects.filter(season=season),
-            lambda row: (row.first_id, row.second_id),
+            ("first_id", "second_id"),
             fields,
             pairs,
             lambda k, figures: PartnershipStanding(

@@ -17,33 +17,39 @@ from leagues.standings.models import (
 
 def rows_replace(
     queryset: models.QuerySet,
-    key: Callable[[Any], Any],
+    key: tuple[str, ...],
     fields: Iterable[str],
     wanted: dict[Any, dict],
     build: Callable[[Any, dict], models.Model],
 ) -> bool:
-    """Make the rows of `queryset` exactly `wanted` ({key: figures}); write nothing when they
-    already are. Returns True if anything was written."""
+    """Make the rows of `queryset` exactly `wanted` ({key: figures}), where a row's key is the
+    value of its `key` field (or the tuple of them, for several); write nothing when they
+    already are. Returns True if anything was written. Rows are read as values, not model
+    instances: a club's rating history holds a row per player and game."""
     fields = tuple(fields)
-    existing = {key(row): row for row in queryset}
-    current = {k: {f: getattr(row, f) for f in fields} for k, row in existing.items()}
+    width = len(key)
+    existing: dict[Any, int] = {}
+    current: dict[Any, dict] = {}
+    for pk, *values in queryset.values_list("pk", *key, *fields):
+        k = values[0] if width == 1 else tuple(values[:width])
+        existing[k] = pk
+        current[k] = dict(zip(fields, values[width:], strict=True))
     if current == wanted:
         return False
-    stale = [row.pk for k, row in existing.items() if k not in wanted]
-    changed = []
-    for k, figures in wanted.items():
-        row = existing.get(k)
-        if row is not None and current[k] != figures:
-            for name, value in figures.items():
-                setattr(row, name, value)
-            changed.append(row)
+    model = queryset.model
+    stale = [pk for k, pk in existing.items() if k not in wanted]
+    changed = [
+        model(pk=existing[k], **figures)
+        for k, figures in wanted.items()
+        if k in existing and current[k] != figures
+    ]
     if stale:
-        queryset.model.objects.filter(pk__in=stale).delete()
+        model.objects.filter(pk__in=stale).delete()
     if changed:
-        queryset.model.objects.bulk_update(changed, fields, batch_size=500)
+        model.objects.bulk_update(changed, fields, batch_size=500)
     new = [build(k, figures) for k, figures in wanted.items() if k not in existing]
     if new:
-        queryset.model.objects.bulk_create(new, batch_size=500)
+        model.objects.bulk_create(new, batch_size=500)
     return True
 
 
