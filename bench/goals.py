@@ -119,7 +119,17 @@ FIGURES: tuple[Figure, ...] = (
         postgres=True,
     ),
     Figure(
-        "standings rebuild, 200,000 hands",
+        "standings rebuild, 200,000 hands, after a game finished (summaries kept)",
+        "standings",
+        "standings.sqlite.{n}_hands.standings_rebuild_one_changed",
+        "at_most",
+        1.5,
+        "s",
+        baseline="standings.sqlite.baseline_healthz.p50",
+        size=SEASON,
+    ),
+    Figure(
+        "standings rebuild, 200,000 hands, from nothing (every game summarised)",
         "standings",
         "standings.sqlite.{n}_hands.standings_rebuild_first",
         "at_most",
@@ -158,7 +168,18 @@ FIGURES: tuple[Figure, ...] = (
     ),
     # The same season on PostgreSQL: the club server's database.
     Figure(
-        "standings rebuild, 200,000 hands, PostgreSQL",
+        "standings rebuild, 200,000 hands, after a game finished (summaries kept), PostgreSQL",
+        "standings",
+        "standings.postgresql.{n}_hands.standings_rebuild_one_changed",
+        "at_most",
+        1.5,
+        "s",
+        baseline="standings.postgresql.baseline_healthz.p50",
+        postgres=True,
+        size=SEASON,
+    ),
+    Figure(
+        "standings rebuild, 200,000 hands, from nothing (every game summarised), PostgreSQL",
         "standings",
         "standings.postgresql.{n}_hands.standings_rebuild_first",
         "at_most",
