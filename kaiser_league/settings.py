@@ -143,7 +143,12 @@ CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
         if CACHE_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            # The sheet keeps a rendered row per hand (about 1 KB): a night of 40 tables must
+            # not push its own rows out (the default is 300 entries).
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        }
     )
 }
 
