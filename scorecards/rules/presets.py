@@ -38,6 +38,7 @@ _PARTNERSHIPS_FOR_SEATS = {
 }
 
 DEFAULT_PRESET = "standard"
+_RANK_STEPS = {"trump": 0, "no": 1, "low": 2}  # the second place of a bid's rank (`bid_rank`)
 
 
 @dataclass(frozen=True)
@@ -102,14 +103,14 @@ class Rules:
 
     def kinds_allowed(self) -> tuple[str, ...]:
         """The bid kinds these rules allow, lowest ranking first."""
-        allowed = {
-            "trump": True,
-            "no": self.no_trump,
-            "low": self.low_no_trump,
-            "kaiser": self.kaiser_bid != "off",
-            "kaiser40": self.kaiser_40,
-        }
-        return tuple(kind for kind in BID_KINDS if allowed[kind])
+        return self.kinds
+
+    @cached_property
+    def kinds(self) -> tuple[str, ...]:
+        """The bid kinds these rules allow (`kinds_allowed()`), cached: read for every hand."""
+        # Whether each of BID_KINDS is played, in their order.
+        played = (True, self.no_trump, self.low_no_trump, self.kaiser_bid != "off", self.kaiser_40)
+        return tuple(kind for kind, on in zip(BID_KINDS, played, strict=True) if on)
 
     def bid_rank(self, kind: str, bid: int | None) -> tuple[int, int]:
         """A sortable rank: 7 < 7 no < 7 low < 8 < ... < 12 low < kaiser < kaiser 40. With
@@ -119,8 +120,8 @@ class Rules:
         if kind == "kaiser40":
             return (1_000_001, 0)
         assert bid is not None
-        step = {"trump": 0, "no": 1, "low": 1 if self.low_ranks_equal else 2}[kind]
-        return (bid, step)
+        step = _RANK_STEPS[kind]
+        return (bid, 1 if step == 2 and self.low_ranks_equal else step)
 
 
 # Each setting's type and whether it may be null, read off the annotations of Rules (strings,

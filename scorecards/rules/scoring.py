@@ -1,5 +1,6 @@
 """Scoring: each hand, checked against the rules and the game so far (`auction`, `counts`,
-`validation`), is scored, and the game is played hand by hand to its end.
+`validation`; the common hand first by `quick`, in one pass), is scored, and the game is played
+hand by hand to its end.
 
 docs/rules.md: "Scoring a hand", "Winning and losing" and "Special bids". Everything here is
 pure: data in, data out.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import add
 from typing import Any
 
 from scorecards.rules.auction import _contract
@@ -22,12 +24,12 @@ from scorecards.rules.calls import (
 from scorecards.rules.counts import _cards, _tricks
 from scorecards.rules.errors import HandError, RecordError, shown
 from scorecards.rules.habits import HAND_HABITS, hand_habit_error
-from scorecards.rules.hands import GameScore, HandInput, HandScore
+from scorecards.rules.hands import GameScore, HandInput, HandScore, _HandScoreDraft
 from scorecards.rules.i18n import _
 from scorecards.rules.presets import Rules
+from scorecards.rules.quick import Checked, _quick
 from scorecards.rules.validation import (
     Names,
-    _Contract,
     _seat_error,
     _thrown_in_error,
 )
@@ -48,58 +50,40 @@ def _points(
     return tuple(points)
 
 
-def _nonbidder_delta(rules: Rules, taken: int, before: int, bid_out: int | None) -> int:
-    """A non-bidding side's score for the hand: its points, except that a gain counts 0 once it
-    is at the bid-out (in force when the hand began), and stops at `nonbidder_cap`."""
-    if taken <= 0:
-        return taken
-    if bid_out is not None and before >= bid_out:
-        return 0
-    if rules.nonbidder_cap is not None:
-        return min(taken, max(0, rules.nonbidder_cap - before))
-    return taken
-
-
-def _contract_result(
+def _kaiser_result(
     rules: Rules,
-    contract: _Contract,
+    bidder: int,
+    kind: str,
     taken: int,
     seat_tricks: tuple[int, ...] | None,
     five: int | None,
     three: int | None,
 ) -> tuple[bool, int]:
-    """Whether the bidding side made its contract, taking `taken` points, and what that adds to
-    its score (nothing for a kaiser, which decides the game instead)."""
-    if contract.kind == "kaiser":
+    """Whether the bidding side made its kaiser or kaiser 40, taking `taken` points, and what
+    that adds to its score (nothing for a kaiser, which decides the game instead)."""
+    if kind == "kaiser":
         if rules.kaiser_bid != "solo":
             return taken >= KAISER_POINTS, 0
         # Solo: the bidder alone takes 12 points, the partner no trick, and the three of spades
         # ends with an opponent (a three cancelled by a blank card is not known to).
         assert seat_tricks is not None
-        side = rules.side_of(contract.bidder)
-        if any(seat_tricks[s] for s in rules.partners(contract.bidder)):
+        side = rules.side_of(bidder)
+        if any(seat_tricks[s] for s in rules.partners(bidder)):
             return False, 0
         if three is None or three == side:
             return False, 0
-        alone = seat_tricks[contract.bidder] + (rules.heart_bonus if five == side else 0)
+        alone = seat_tricks[bidder] + (rules.heart_bonus if five == side else 0)
         return alone >= KAISER_POINTS, 0
-    if contract.kind == "kaiser40":
-        assert seat_tricks is not None
-        made = seat_tricks[contract.bidder] == rules.tricks_per_hand
-        return made, KAISER_40_POINTS if made else -KAISER_40_POINTS
-    made = taken >= contract.bid
-    times = 2 if contract.kind in NO_TRUMP_KINDS else 1
-    counted = taken if rules.overtricks else contract.bid
-    if made:
-        return True, times * counted
-    return False, 0 if rules.set_scores_zero else -times * contract.bid
+    assert seat_tricks is not None  # a kaiser 40
+    made = seat_tricks[bidder] == rules.tricks_per_hand
+    return made, KAISER_40_POINTS if made else -KAISER_40_POINTS
 
 
-@dataclass
+@dataclass(slots=True)
 class _Table:
     """A game between two hands."""
 
-    scores: list[int]
+    scores: tuple[int, ...]
     target: int
     bid_out: int | None
     dealer: int
@@ -117,20 +101,21 @@ def _best(sides: Sequence[int], scores: Sequence[int]) -> int:
 
 def _game_end(
     rules: Rules,
-    table: _Table,
-    contract: _Contract,
+    after: tuple[int, ...],
+    target: int,
+    kind: str,
+    bidding: int,
     made: bool,
-    before: Sequence[int],
+    before: tuple[int, ...],
     bid_out: int | None,
     five: int | None,
 ) -> tuple[int, str] | None:
-    """The winner and reason if this hand ends the game (rulebook: the six steps, in order)."""
-    after = table.scores
-    bidding = rules.side_of(contract.bidder)
+    """The winner and reason if this hand, which left the scores at `after` and the target at
+    `target`, ends the game (rulebook: the six steps, in order)."""
     clockwise = [(bidding + k) % rules.side_count for k in range(rules.side_count)]
     others = clockwise[1:]
     # 1. A kaiser wins or loses the game outright.
-    if contract.kind == "kaiser":
+    if kind == "kaiser":
         return (bidding if made else _best(others, after)), "kaiser"
     # 2. A non-bidding side already at the bid-out takes the five of hearts.
     if (
@@ -142,7 +127,7 @@ def _game_end(
     ):
         return five, "heart"
     # 3. The bidding side made its bid and reached the target (it wins ties with the others).
-    if made and after[bidding] >= table.target:
+    if made and after[bidding] >= target:
         return bidding, "target"
     lose_at = rules.lose_at
     # 4. The bidding side fell to lose_at.
@@ -150,7 +135,7 @@ def _game_end(
         return _best(others, after), "minus"
     # 5. A non-bidding side reached the target, where a side may win without bidding.
     if not rules.win_requires_bid:
-        over = [side for side in others if after[side] >= table.target]
+        over = [side for side in others if after[side] >= target]
         if over:
             return _best(over, after), "target"
     # 6. A non-bidding side fell to lose_at: the best of the rest wins.
@@ -161,10 +146,10 @@ def _game_end(
     return None
 
 
-def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScore:
-    """Validate and score hand `number` on `table`, which it moves on to after the hand."""
-    if table.finished:
-        raise HandError(number, "hand", _("the game is already over"))
+def _checked(rules: Rules, table: _Table, hand: HandInput, number: int) -> Checked | None:
+    """Hand `number` checked against the rules and `table` (the general path, for any hand:
+    `quick._quick` accepts the common ones sooner); None for a hand thrown in. Raises the
+    HandError of the first thing wrong with it."""
     dealer = table.dealer
     if hand.dealer is not None:
         error = _seat_error(number, "dealer", hand.dealer, rules)
@@ -187,87 +172,139 @@ def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScor
                 problem = hand_habit_error(name, value, hand.thrown_in)
                 if problem is not None:
                     raise HandError(number, name, problem)
-    before = tuple(table.scores)
-    bid_out = table.bid_out  # the one in force when the hand began, whatever this hand does
     if hand.thrown_in:
-        # Redealt by the same dealer; nothing scores.
-        return HandScore(
-            number=number,
-            dealer=dealer,
-            thrown_in=True,
-            delta=(0,) * rules.side_count,
-            scores=before,
-            target=table.target,
-            bid_out=bid_out,
-        )
-
+        return None
     names = table.names
     contract = _contract(rules, hand, number, dealer, names)
     tricks, seat_tricks = _tricks(rules, hand, number, contract, names)
     five, three, insult = _cards(rules, hand, number, contract, tricks, names)
-    points = _points(rules, tricks, five, three)
-    bidding = rules.side_of(contract.bidder)
-    made, bidder_delta = _contract_result(
-        rules, contract, points[bidding], seat_tricks, five, three
-    )
-    delta = [0] * rules.side_count
-    if contract.kind != "kaiser":  # a kaiser wins or loses the game and leaves the scores be
-        for side in range(rules.side_count):
-            delta[side] = (
-                bidder_delta
-                if side == bidding
-                else _nonbidder_delta(rules, points[side], before[side], bid_out)
+    return contract.bidder, contract.kind, contract.bid, tricks, seat_tricks, five, three, insult
+
+
+def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScore:
+    """Validate and score hand `number` on `table`, which it moves on to after the hand."""
+    if table.finished:
+        raise HandError(number, "hand", _("the game is already over"))
+    # Most hands pass the quick checks; any other goes through the general ones, which accept
+    # the same hands and say what is wrong with the others.
+    checked = _quick(rules, hand, table.dealer)
+    if checked is None:
+        checked = _checked(rules, table, hand, number)
+        if checked is None:
+            # Thrown in: redealt by the same dealer; nothing scores.
+            return HandScore(
+                number=number,
+                dealer=table.dealer,
+                thrown_in=True,
+                delta=(0,) * rules.side_count,
+                scores=table.scores,
+                target=table.target,
+                bid_out=table.bid_out,
             )
+    return _scored(rules, table, number, checked)
+
+
+def _scored(rules: Rules, table: _Table, number: int, checked: Checked) -> HandScore:
+    """Hand `number`, `checked`, scored on `table`, which it moves on to after the hand."""
+    bidder, kind, bid, tricks, seat_tricks, five, three, insult = checked
+    dealer = table.dealer
+    before = table.scores
+    bid_out = table.bid_out  # the one in force when the hand began, whatever this hand does
+    points = _points(rules, tricks, five, three)
+    side_count = rules.side_count
+    bidding = bidder % side_count
+    taken = points[bidding]
+    if kind == "kaiser" or kind == "kaiser40":
+        made, bidder_delta = _kaiser_result(rules, bidder, kind, taken, seat_tricks, five, three)
+    else:
+        # Made when the bidding side took its bid: it scores what it took (or its bid, without
+        # overtricks), else loses its bid (or scores nothing, `set_scores_zero`); no-trump
+        # bids (no, low) count double.
+        times = 2 if kind in NO_TRUMP_KINDS else 1
+        made = taken >= bid
+        if made:
+            bidder_delta = times * (taken if rules.overtricks else bid)
+        else:
+            bidder_delta = 0 if rules.set_scores_zero else -times * bid
+    delta = [0] * side_count
+    if kind != "kaiser":  # a kaiser wins or loses the game and leaves the scores be
+        cap = rules.nonbidder_cap
+        for side in range(side_count):
+            took = points[side]
+            if side == bidding:
+                delta[side] = bidder_delta
+            # A non-bidding side scores its points, except that a gain counts 0 once it is at
+            # the bid-out (in force when the hand began), and stops at `nonbidder_cap`.
+            elif took <= 0:
+                delta[side] = took
+            elif bid_out is not None and before[side] >= bid_out:
+                delta[side] = 0
+            elif cap is not None:
+                delta[side] = min(took, max(0, cap - before[side]))
+            else:
+                delta[side] = took
         if insult is not None:
             delta[insult] -= INSULT_POINTS  # on top of everything, whatever the bid or limits
     sold = None
     if rules.dealer_sells:
         # The dealer accepted another seat's bid: the dealer's side scores the bid on top of
         # everything, made or set. A dealer who took the contract over is the bidder.
-        sold = contract.bidder != dealer
+        sold = bidder != dealer
         if sold:
-            delta[rules.side_of(dealer)] += contract.bid
+            delta[dealer % side_count] += bid
 
+    nt_target = rules.nt_target
     raised = (
         made
-        and contract.kind in NO_TRUMP_KINDS
-        and rules.nt_target is not None
-        and table.target != rules.nt_target  # not raised yet (nt_target is above target)
+        and nt_target is not None
+        and kind in NO_TRUMP_KINDS
+        and table.target != nt_target  # not raised yet (nt_target is above target)
     )
     if raised:
         # The raised target counts already for this hand; the raised bid-out from the next.
-        assert rules.nt_target is not None
-        table.target = rules.nt_target
+        assert nt_target is not None
+        table.target = nt_target
         table.bid_out = rules.nt_bid_out
-    table.scores = [score + change for score, change in zip(before, delta, strict=True)]
-    end = _game_end(rules, table, contract, made, before, bid_out, five)
+    after = table.scores = tuple(map(add, before, delta))
+    target = table.target
+    lose_at = rules.lose_at
+    # Each step of `_game_end` needs a kaiser, the heart rule, or a side at the target or at
+    # lose_at: most hands have none, and end nothing.
+    end = (
+        _game_end(rules, after, target, kind, bidding, made, before, bid_out, five)
+        if kind == "kaiser"
+        or rules.bid_out_heart_wins
+        or max(after) >= target
+        or (lose_at is not None and min(after) <= lose_at)
+        else None
+    )
     if end is None:
         table.dealer = (dealer + 1) % rules.seats
     else:
         table.finished = True
         table.winner, table.reason = end
-    return HandScore(
-        number=number,
-        dealer=dealer,
-        thrown_in=False,
-        delta=tuple(delta),
-        scores=tuple(table.scores),
-        target=table.target,
-        bid_out=bid_out,
-        bidder=contract.bidder,
-        side=bidding,
-        bid=contract.bid,
-        kind=contract.kind,
-        tricks=tricks,
-        seat_tricks=seat_tricks,
-        points=points,
-        made=made,
-        five_hearts=five,
-        three_spades=three,
-        insult=insult,
-        target_raised=raised,
-        sold=sold,
-    )
+    score = _HandScoreDraft()
+    score.number = number
+    score.dealer = dealer
+    score.thrown_in = False
+    score.delta = tuple(delta)
+    score.scores = after
+    score.target = table.target
+    score.bid_out = bid_out
+    score.bidder = bidder
+    score.side = bidding
+    score.bid = bid
+    score.kind = kind
+    score.tricks = tricks
+    score.seat_tricks = seat_tricks
+    score.points = points
+    score.made = made
+    score.five_hearts = five
+    score.three_spades = three
+    score.insult = insult
+    score.target_raised = raised
+    score.sold = sold
+    return score.done()
 
 
 def first_dealer_check(rules: Rules, first_dealer: Any) -> None:
@@ -283,7 +320,7 @@ def _game(rules: Rules, table: _Table, hands: tuple[HandScore, ...]) -> GameScor
     return GameScore(
         rules=rules,
         hands=hands,
-        scores=tuple(table.scores),
+        scores=table.scores,
         target=table.target,
         bid_out=table.bid_out,
         finished=table.finished,
@@ -324,13 +361,13 @@ def game_score(
     """
     first_dealer_check(rules, first_dealer)
     table = _Table(
-        scores=[0] * rules.side_count,
+        scores=(0,) * rules.side_count,
         target=rules.target,
         bid_out=rules.bid_out,
         dealer=first_dealer,
         names=_names(rules, seat_names),
     )
-    scored = tuple(_play(rules, table, hand, number) for number, hand in enumerate(hands, 1))
+    scored = tuple([_play(rules, table, hand, number) for number, hand in enumerate(hands, 1)])
     return _game(rules, table, scored)
 
 
@@ -342,7 +379,7 @@ def game_play(
     `seat_names` are given (as `game_score`)."""
     rules = game.rules
     table = _Table(
-        scores=list(game.scores),
+        scores=tuple(game.scores),
         target=game.target,
         bid_out=game.bid_out,
         dealer=game.next_dealer if game.next_dealer is not None else 0,
