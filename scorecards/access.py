@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import IntegerField, Prefetch, Subquery, Value
+from django.db.models import Prefetch, Subquery
 from django.http import Http404, HttpRequest
 
 from leagues.clubs.models import Membership
@@ -79,9 +79,10 @@ def _game_with_membership(
         if user_seat:
             seat = Seat.objects.filter(game_id=game.pk, player__user_id=user.pk).values("seat")
             mine = mine.annotate(_seat=Subquery(seat[:1]))
+            membership = mine.values_list("pk", "role", "_seat").first()
         else:
-            mine = mine.annotate(_seat=Value(None, output_field=IntegerField()))
-        membership = mine.values_list("pk", "role", "_seat").first()
+            found = mine.values_list("pk", "role").first()
+            membership = None if found is None else (*found, None)
     return game, membership
 
 

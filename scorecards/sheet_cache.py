@@ -17,7 +17,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.template.loader import get_template
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from scorecards.models import Game
@@ -72,7 +72,7 @@ def rows_with_html(
             continue  # may carry a confirm form for this viewer
         keys[index] = _row_key(game, row, row.scored.number in corrected, needs_confirming)
     found = cache.get_many(list(keys.values())) if keys else {}
-    missing: dict[str, SafeString] = {}
+    missing: dict[str, str] = {}
     out = list(rows)
     template = None
     for index, key in keys.items():
@@ -87,7 +87,7 @@ def rows_with_html(
                 "corrected": corrected,
                 "needs_confirming": needs_confirming,
             }
-            html = missing[key] = mark_safe(template.render(context))
+            html = missing[key] = template.render(context)
         out[index] = row.with_html(mark_safe(html))
     if missing:
         cache.set_many(missing, ROW_SECONDS)
