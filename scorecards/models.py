@@ -83,6 +83,10 @@ class Game(models.Model):
     winner = models.PositiveSmallIntegerField(_("winning side"), null=True, blank=True)
     finish_reason = models.CharField(max_length=8, choices=FinishReason.choices, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The day the game was played at the table (an imported game may not say: None). Games sort
+    # by it in the season, the player pages and the exports; kaiser-game/1 carries it as
+    # `played_on`.
+    played_on = models.DateField(_("played on"), null=True, blank=True)
     # Why a scorer or director stopped the game (abandoned games never count for standings).
     abandon_reason = models.CharField(_("reason"), max_length=200, blank=True)
     # Cached from the engine by every service that writes a hand (scorecards.services), never

@@ -38,6 +38,9 @@ class Club(models.Model):
         default=False,
         help_text=_("A player of the other side confirms each hand before the game counts."),
     )
+    # When confirmation was last turned on: games finished before then keep counting as they
+    # did (their hands were never asked to be confirmed). None while it is off.
+    confirmation_since = models.DateTimeField(null=True, blank=True)
     # Cents each set bid puts in a game's pot, the default of the club's new games; null: none.
     pot_per_set = models.PositiveIntegerField(_("pot per set bid"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -136,6 +139,8 @@ class Season(models.Model):
     ends_on = models.DateField(_("ends on"), null=True, blank=True)
     # {"preset": "...", <overrides>} exactly as a kaiser-game/1 record's "rules".
     rules = models.JSONField(_("rules"), default=dict, blank=True)
+    # Set when a director closes the season: it is then read-only, kept and shown as an archive.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -153,6 +158,29 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class PlayerMerge(models.Model):
+    """The trace of two players made one: `merged_name` (id `merged_player_id`, now deleted) was
+    the same person as `kept`; every seat, claim, entry, rating and standing moved to `kept`."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="player_merges")
+    kept = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="merges")
+    merged_name = models.CharField(_("merged name"), max_length=80)
+    merged_player_id = models.PositiveBigIntegerField()
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    by_name = models.CharField(max_length=150, blank=True)
+    # What moved, by kind ({"seats": 4, "entries": 1, ...}), for the trace.
+    moved = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.merged_name} merged into {self.kept}"
 
 
 class Invitation(models.Model):

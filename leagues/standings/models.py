@@ -27,6 +27,8 @@ class StandingFigures(models.Model):
 
     games = models.PositiveIntegerField(_("games"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)
+    # Games drawn: a tournament table whose round closed with the sides level.
+    draws = models.PositiveIntegerField(_("draws"), default=0)
     win_pct = models.FloatField(_("win %"), default=0)
     points_for = models.IntegerField(_("points for"), default=0)
     points_against = models.IntegerField(_("points against"), default=0)
@@ -66,6 +68,9 @@ class StandingFigures(models.Model):
 class PlayerStanding(StandingFigures):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="player_standings")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    # Tournament nights of the season the player played a game at, and won (first place).
+    nights = models.PositiveIntegerField(_("nights"), default=0)
+    night_wins = models.PositiveIntegerField(_("night wins"), default=0)
 
     class Meta:
         ordering = ["-wins", "player__name"]

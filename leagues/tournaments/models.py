@@ -32,6 +32,8 @@ class TournamentStatus(models.TextChoices):
     REGISTRATION = "registration", _("Registration")
     RUNNING = "running", _("Running")
     FINISHED = "finished", _("Finished")
+    # Called off before it counted: its games (if any) no longer count.
+    CANCELLED = "cancelled", _("Cancelled")
 
 
 class Tournament(models.Model):
