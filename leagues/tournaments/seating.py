@@ -10,11 +10,28 @@ seats). A table of a fixed-pairs draw is two pair ids.
     history.add(draw)
     draw = rotating_draw(players, history, seed=7)      # round 2: new partners where possible
 
-- `rotating_draw`: partners repeat as little as possible, opponents spread, sit-outs rotate
-  (nobody sits out twice before everyone present has sat out once); with `ranking` it moves
-  winners up and losers down instead (tables by standing, partners still rotated).
+- `rotating_draw`: partners repeat as little as possible, opponents spread, sit-outs follow
+  `sitout_order` (those who have played the most rounds sit out first, so a late arrival is
+  not benched on arrival); with `ranking` it moves winners up and losers down instead (tables
+  by standing, partners still rotated).
 - `round_robin_draw`: fixed pairs, the circle method; an odd count gives a bye each round.
 - `swiss_draw`: fixed pairs by score group, never a rematch (SeatingError when impossible).
+
+Who sits out (`sitout_order`), the one rule for every format:
+1. the most rounds played at a table first (a late arrival, or a player who has already sat
+   out, has played fewer and waits);
+2. then the fewest sit-outs so far;
+3. then the format's own preference (rotating: the circle schedule's bye, then whole scheduled
+   pairs in a seeded order; Swiss: the lowest-ranked pair);
+4. then the order the players were given in (entry order): the sort is stable.
+With no arrival or withdrawal every present player has played `rounds - sit-outs`, so rule 1 is
+"fewest sit-outs first": nobody sits out twice before everyone present has sat out once.
+
+What this guarantees, round by round (tests/test_fair_sitouts.py checks it over any sequence of
+arrivals and withdrawals): everyone who sits out has played at least as many rounds as
+everyone seated, and among those level on rounds played, has sat out no more often; so nobody
+sits out while a present player who has played more rounds is seated. Players present for the
+same rounds never differ by more than one round played.
 """
 
 from __future__ import annotations
@@ -46,11 +63,12 @@ def _key(a: int, b: int) -> tuple[int, int]:
 @dataclass
 class History:
     """What earlier rounds of a rotating-partners night did: who partnered and opposed whom, who
-    sat out, and in which round each player last sat out."""
+    played at a table (rounds played, per player) and who sat out."""
 
     partners: Counter = field(default_factory=Counter)
     opponents: Counter = field(default_factory=Counter)
     sitouts: Counter = field(default_factory=Counter)
+    played: Counter = field(default_factory=Counter)
     rounds: int = 0
 
     def add(self, draw: Draw) -> None:
@@ -62,6 +80,7 @@ class History:
             for x in (a, c):
                 for y in (b, d):
                     self.opponents[_key(x, y)] += 1
+            self.played.update(table)
         for player in draw.sitouts:
             self.sitouts[player] += 1
 
@@ -85,12 +104,28 @@ def partner_repeats_lower_bound(games_played: Mapping[int, int], field_size: int
     return (extra + 1) // 2
 
 
+def sitout_order(
+    players: Sequence[int],
+    played: Mapping[int, int],
+    sitouts: Mapping[int, int],
+    preference: Mapping[int, float] | None = None,
+) -> list[int]:
+    """`players`, first to sit out first: the most rounds played, then the fewest sit-outs, then
+    the lowest `preference` (absent: 0), then the order of `players`. A round's sit-outs are the
+    first ones of this order; see the module's docstring for what that guarantees."""
+    prefer = preference or {}
+    return sorted(
+        players,
+        key=lambda p: (-played.get(p, 0), sitouts.get(p, 0), prefer.get(p, 0)),
+    )
+
+
 def _sitouts_choose(
     players: Sequence[int], count: int, history: History, rng: random.Random
 ) -> list[int]:
-    """The `count` players who have sat out least: nobody sits out twice before everyone present
-    has sat out once. Among those, prefer the circle schedule's bye and then whole scheduled
-    pairs, so that the players left keep their scheduled (new) partners."""
+    """The first `count` players of `sitout_order`. Among players level on rounds played and
+    sit-outs, prefer the circle schedule's bye and then whole scheduled pairs, so that the
+    players left keep their scheduled (new) partners."""
     if count == 0:
         return []
     preference: dict[int, float] = {}
@@ -103,9 +138,7 @@ def _sitouts_choose(
                 preference[seated] = -1
         else:
             preference[a] = preference[b] = index
-    order = list(players)
-    order.sort(key=lambda p: (history.sitouts.get(p, 0), preference.get(p, 0)))
-    return order[:count]
+    return sitout_order(players, history.played, history.sitouts, preference)[:count]
 
 
 def _circle_rounds(players: Sequence[int], round_index: int) -> list[tuple[int | None, int | None]]:
@@ -289,19 +322,21 @@ def swiss_draw(
 ) -> Draw:
     """Pair fixed pairs by standing: `ranked` is the field best first, so the leader meets the
     highest-ranked pair it has not met (score groups stay together, the lowest pair floats down).
-    An odd field gives the bye to the lowest-ranked pair with the fewest byes so far.
+    An odd field gives the bye by `sitout_order`: to the pair that has played the most rounds
+    (its matches in `played`), then has had the fewest byes, then is ranked lowest; a pair that
+    arrived late is not given the bye before those that played more.
 
     Never a rematch: the search backtracks over the whole round, and raises SeatingError if no
     pairing without a rematch exists (or the search is too long)."""
     ranked = list(ranked)
     if len(ranked) < 2:
         raise SeatingError("at least two pairs are needed")
+    played = list(played)
     met = {_key(a, b) for a, b in played}
     byes = byes or {}
     if len(ranked) % 2:
-        fewest = min(byes.get(p, 0) for p in ranked)
-        bye_order = [p for p in reversed(ranked) if byes.get(p, 0) == fewest]
-        bye_order += [p for p in reversed(ranked) if byes.get(p, 0) != fewest]
+        rounds_played = Counter(pair for match in played for pair in match)
+        bye_order = sitout_order(list(reversed(ranked)), rounds_played, byes)
     else:
         bye_order = [None]  # type: ignore[list-item]  # an even field: nobody sits out
     budget = [node_limit]
