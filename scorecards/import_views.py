@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -39,10 +40,17 @@ def club_game_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                     % {"reason": message_shorten(str(exc))},
                 )
             else:
-                messages.success(
-                    request,
-                    _("Game imported: %(hands)s hands.") % {"hands": game.hand_count},
-                )
+                if game.played_on is not None:
+                    text = _("Game imported: %(hands)s hands, played on %(day)s.") % {
+                        "hands": game.hand_count,
+                        "day": date_format(game.played_on, "DATE_FORMAT"),
+                    }
+                else:
+                    text = _(
+                        "Game imported: %(hands)s hands. The record gives no date "
+                        "(played_on): the day it was played is not known."
+                    ) % {"hands": game.hand_count}
+                messages.success(request, text)
                 return redirect(game)
         status = 422
     else:

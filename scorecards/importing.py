@@ -15,6 +15,9 @@ Contract of `game_import`:
   created if new; when another request creates the same new player at the same moment, the
   import tries again once with the player now there, and otherwise refuses naming `seats`
   (never a 500);
+- the record's `played_on` is kept as the game's day (refused naming `played_on` when after
+  tomorrow); a record without one gives a game whose day is not known (None), never the day
+  of the import;
 - the returned game carries its cached totals (`hand_count`, `status`, ...) as stored.
 """
 
@@ -37,6 +40,7 @@ from kaiser_league.inputs import InputError, ObjectChoiceField, model_choice_fie
 from leagues.clubs.models import Club, Player, Season, name_key
 from leagues.clubs.selectors import players_by_name
 from scorecards.models import Game, Hand, HandAction, HandVersion
+from scorecards.played_on import played_on_recent
 from scorecards.rules import RecordError, game_score, record_parse
 
 MAX_SEAT_NAME = 80  # Seat.name and Player.name: a longer name is refused, never cut
@@ -204,6 +208,7 @@ def game_import(
     from scorecards.services import game_start, hand_fields, score_apply
 
     parsed = record_parse(record)
+    played_on_recent(parsed.played_on)
     score = game_score(parsed.rules, parsed.hands, parsed.first_dealer)
     names = [name.strip() for name in parsed.seats]
     for name in names:
@@ -263,6 +268,7 @@ def game_import(
                     first_dealer=parsed.first_dealer,
                     created_by=created_by,
                     habits=parsed.habits_dict(),
+                    played_on=parsed.played_on,
                 )
                 for statement, rows in inserts:
                     _rows_insert(statement, rows, game.pk)

@@ -37,12 +37,18 @@ class GameQuerySet(models.QuerySet["Game"]):
 
     def awaiting_confirmation(self) -> GameQuerySet:
         """Games with a hand still waiting for the other side's confirmation, where one is
-        asked: the club asks it of every game, or the game is a table of a tournament night
-        that asks it (scorecards.hooks)."""
+        asked: the club asks it (of every game not finished before it turned confirmation on,
+        `Club.confirmation_since`; since always when that is not known), or the game is a table
+        of a tournament night that asks it of all its tables (scorecards.hooks).
+        `Game.club_asks_confirmation` is the same rule read on one game in memory."""
         unconfirmed = models.Exists(
             Hand.objects.filter(game=models.OuterRef("pk"), confirmed_at__isnull=True)
         )
-        asks = models.Q(club__hands_need_confirmation=True)
+        asks = models.Q(club__hands_need_confirmation=True) & (
+            models.Q(club__confirmation_since__isnull=True)
+            | models.Q(finished_at__isnull=True)
+            | models.Q(finished_at__gte=models.F("club__confirmation_since"))
+        )
         games = self
         night = place_annotations().get("_place_confirms")
         if night is not None:
@@ -159,6 +165,18 @@ class Game(models.Model):
 
 class Seat(models.Model):
     """One player in one seat of a game. The name is kept as it was at the table."""
+    def club_asks_confirmation(self) -> bool:
+        """Whether the game's club asks the other side to confirm each of its hands: its club
+        has confirmation on, and the game was not finished before it was turned on (games
+        finished before keep counting as they did). The club half of
+        `GameQuerySet.awaiting_confirmation`, read from the loaded club (no query once the club
+        is loaded)."""
+        club = self.club
+        if club is None or not club.hands_need_confirmation:
+            return False
+        since = club.confirmation_since
+        return since is None or self.finished_at is None or self.finished_at >= since
+
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Subquery
 
 from scorecards.habits import game_habits_record
 from scorecards.hooks import TablePlace, place_annotations, place_from, place_values
@@ -75,14 +75,17 @@ def hand_record_export(hand: Hand) -> dict[str, Any]:
 
 
 def game_record(game: Game) -> dict[str, Any]:
-    """The game as a kaiser-game/1 record (what export writes and import reads back), with its
-    table habits (scorecards.habits) where the game keeps them."""
-    record = {
+    """The game as a kaiser-game/1 record (what export writes and import reads back), with the
+    day it was played (`played_on`, left out when not known) and its table habits
+    (scorecards.habits) where the game keeps them."""
+    record: dict[str, Any] = {
         "format": "kaiser-game/1",
         "rules": rules_compact(game.rules),
         "seats": seat_names(game),
         "first_dealer": game.first_dealer,
     }
+    if game.played_on is not None:
+        record["played_on"] = game.played_on.isoformat()
     record.update(game_habits_record(game))
     record["hands"] = [hand_record_export(hand) for hand in game_hands(game)]
     return record
@@ -106,11 +109,12 @@ def _place_read(game: Game) -> dict[str, Any]:
 
 def game_needs_confirmation(game: Game) -> bool:
     """True when a player of the other side confirms each hand of this game: its club asks it
-    of every game, or it is a table of a tournament night that asks it. No query when the game
-    was read through `scorecards.access.game_for_member` (which annotates the second case)."""
+    (`Game.club_asks_confirmation`: not of games finished before confirmation was turned on),
+    or it is a table of a tournament night that asks it. No query when the game was read
+    through `scorecards.access.game_for_member` (which annotates the second case)."""
     if game.club is None:
         return False
-    if game.club.hands_need_confirmation:
+    if game.club_asks_confirmation():
         return True
     return bool(_place_read(game).get("_place_confirms"))
 
@@ -191,6 +195,25 @@ def games_where(
     if ids is not None:
         found = found.filter(pk__in=list(ids))
     return found
+
+
+def games_by_day(games: QuerySet[Game], *, latest_first: bool = True) -> QuerySet[Game]:
+    """`games` in the order they were played: by the day played, then by the time they
+    finished (a game still going comes after those finished that day), then by when they were
+    started. Games whose day is not known come last either way."""
+    if latest_first:
+        return games.order_by(
+            F("played_on").desc(nulls_last=True),
+            F("finished_at").desc(nulls_first=True),
+            "-created_at",
+            "-pk",
+        )
+    return games.order_by(
+        F("played_on").asc(nulls_last=True),
+        F("finished_at").asc(nulls_last=True),
+        "created_at",
+        "pk",
+    )
 
 
 def games_of_player(player: Any) -> GameQuerySet:

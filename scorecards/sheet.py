@@ -51,7 +51,6 @@ class SheetRow:
     bidder_name: str
     bid_label: str
     cells: tuple[SheetCell, ...]
-    confirmers: tuple[tuple[int, str], ...]  # seats of the other side(s), who may confirm
     # The row rendered already (scorecards.sheet_cache), when it looks the same to everyone.
     html: str = ""
 
@@ -75,14 +74,8 @@ class SheetRow:
 
 def sheet_rows(score: GameScore, hands: Sequence[Hand], names: Sequence[str]) -> list[SheetRow]:
     by_number = {hand.number: hand for hand in hands}
-    rules = score.rules
     rows = []
     for scored in score.hands:
-        confirmers = tuple(
-            (seat, name)
-            for seat, name in enumerate(names)
-            if scored.side is None or rules.side_of(seat) != scored.side
-        )
         rows.append(
             SheetRow(
                 scored=scored,
@@ -96,7 +89,6 @@ def sheet_rows(score: GameScore, hands: Sequence[Hand], names: Sequence[str]) ->
                         zip(scored.delta, scored.scores, strict=True)
                     )
                 ),
-                confirmers=confirmers,
             )
         )
     return rows

@@ -12,6 +12,7 @@ from scorecards.access import GameAccess
 from scorecards.habits import entry_table_habits
 from scorecards.models import FinishReason, Game, Hand
 from scorecards.pot import cents_text
+from scorecards.hooks import TablePlace
 from scorecards.presentation import kind_label, sheet_texts, table_qr, winner_text
 from scorecards.qr import table_link
 from scorecards.rules import GameScore, Rules
@@ -25,6 +26,7 @@ from scorecards.selectors import (
 )
 from scorecards.sheet import (
     score_chart,
+from scorecards.services import hand_may_confirm, seat_of
     sheet_notices,
     sheet_rows,
     sheet_version,
@@ -37,6 +39,7 @@ from scorecards.table_phone import (
     may_stop,
     phone_seat,
 )
+    phone_id,
 
 TEMPLATE = "scorecards/game_sheet.html"
 
@@ -170,6 +173,9 @@ def sheet_context(
             entry_context(game, rules, score, names, phone_seat=phone_seat(request, game), **entry)
         ),
         "pot": _pot_context(game, score, names),
+        "confirm": confirm_context(
+            request, access, hands, names, needs_confirming=needs_confirming, place=place
+        ),
     }
 
 
@@ -180,6 +186,42 @@ def _pot_context(game: Game, score: GameScore, names: list[str]) -> dict[str, An
         return None
     fed: Counter[int] = Counter(seat for _number, seat in pot.fed)
     return {
+def confirm_context(
+    request: HtmxHttpRequest,
+    access: GameAccess,
+    hands: list[Hand],
+    names: list[str],
+    *,
+    needs_confirming: bool,
+    place: TablePlace | None,
+) -> dict[str, Any]:
+    """Who this viewer confirms as, and which hands: `seat` and `name` (the seat the server
+    knows holds this person, `scorecards.services.seat_of`; None when it knows none, and then
+    the sheet asks the phone to say who holds it), `numbers` (the hands this viewer may confirm,
+    each a ✓ on its row). Decided by `hand_may_confirm`, the rule the confirmation itself
+    checks, so the sheet offers exactly the ✓ the server accepts. Nothing to confirm where
+    confirmation is not asked, the viewer may not enter hands, or the night is over."""
+    game = access.game
+    if not needs_confirming or not access.can_enter or (place is not None and place.night_over):
+        return {"asked": False, "seat": None, "name": "", "numbers": frozenset()}
+    user = request.user if request.user.is_authenticated else None
+    phone = phone_id(request)
+    member = access.membership is not None
+    seat = seat_of(game, user=user, phone=phone, member=member) if user or phone else None
+    numbers: frozenset[int] = frozenset()
+    if seat is not None:
+        rules = game.rules_value
+        user_id = None if user is None else user.pk
+        numbers = frozenset(
+            hand.number
+            for hand in hands
+            if hand.confirmed_at is None
+            and hand_may_confirm(hand, rules, seat=seat, user_id=user_id)
+        )
+    name = names[seat] if seat is not None and 0 <= seat < len(names) else ""
+    return {"asked": True, "seat": seat, "name": name, "numbers": numbers}
+
+
         "per_set": cents_text(pot.per_set),
         "total": cents_text(pot.total),
         "fed": [(names[seat], cents_text(n * pot.per_set)) for seat, n in sorted(fed.items())],

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -18,6 +19,7 @@ from leagues.clubs.models import Club, Player, Season, name_key
 from leagues.clubs.roles import GAME_START
 from leagues.clubs.selectors import club_current_season, club_players_recent_first
 from scorecards.habits import GameHabitsForm, passing_choices
+from scorecards.played_on import played_on_latest, played_on_read
 from scorecards.pot import cents_decimal
 from scorecards.rules import KaiserError, Rules, rules_build
 from scorecards.rules.catalogue import rules_describe
@@ -84,6 +86,15 @@ def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
             name_check(table_label, field="table_label", max_length=MAX_TABLE_LABEL)
         except InputError as error:
             errors["table_label"] = [error.message]
+    # The day played: today (the club's day) unless the scorer says otherwise, e.g. a game
+    # typed in from paper the morning after.
+    played_on_text = _text(data, "played_on")
+    played_on = timezone.localdate()
+    if played_on_text:
+        try:
+            played_on = played_on_read(played_on_text)
+        except KaiserError as error:
+            errors["played_on"] = [error.message]
     pot = club.pot_per_set if club is not None else None
     habits_form = GameHabitsForm(
         data if request.method == "POST" else None,
@@ -116,6 +127,7 @@ def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
                 table_label=table_label,
                 created_by=request.user if request.user.is_authenticated else None,
                 habits=habits_form.habits(),
+                played_on=played_on,
             )
         except KaiserError as error:
             errors[error.field or "seats"] = [error.message]
@@ -144,6 +156,8 @@ def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
         "partners": _partners_text(rules),
         "first_dealer": first_dealer,
         "table_label": table_label,
+        "played_on": played_on_text if "played_on" in errors else played_on.isoformat(),
+        "played_on_latest": played_on_latest().isoformat(),
         "errors": errors,
     }
     status = 422 if wants_start and errors else 200

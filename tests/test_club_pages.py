@@ -375,7 +375,9 @@ def test_settings_change_what_counts_and_rebuild(
         as_alice.post(url, data)
     club.refresh_from_db()
     assert club.standings_public and club.hands_need_confirmation
-    assert not PlayerStanding.objects.exists()  # no hand is confirmed: nothing counts now
+    assert club.confirmation_since is not None
+    # The two games finished before confirmation was turned on: they keep counting.
+    assert PlayerStanding.objects.filter(season=played).count() == 4
 
 
 def test_games_started_in_a_season_belong_to_it(club, season, players):

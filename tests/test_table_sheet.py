@@ -353,7 +353,9 @@ def test_confirm_by_the_other_side(as_table, game, club) -> None:
     club.hands_need_confirmation = True
     club.save()
     hand_record(
-        game=game, hand=HandInput(bidder=0, bid=8, tricks=(6, 2), five_hearts=0, three_spades=1)
+        game=game,
+        hand=HandInput(bidder=0, bid=8, tricks=(6, 2), five_hearts=0, three_spades=1),
+        entered_seat=0,  # Ann's phone entered it: her side does not confirm it
     )
     page = as_table.get(reverse("game_sheet", args=[game.pk])).content.decode()
     assert 'id="seat-claim"' in page and "not confirmed" in page

@@ -154,7 +154,9 @@ def test_confirmation_night_puts_confirm_buttons_on_the_sheet(as_alice, club) ->
     submit = reverse("hand_submit", args=[game.pk])
     assert bidder_phone.post(submit, _sheet_hand(entered_as=0)).status_code == 303
     sheet = other_phone.get(reverse("game_sheet", args=[game.pk])).content.decode()
-    assert 'class="confirm"' in sheet and "unconfirmed" in sheet
+    # No ✓ until the phone says who holds it: it is asked to.
+    assert 'class="confirm"' not in sheet and 'id="seat-claim"' in sheet
+    assert "unconfirmed" in sheet
     console = _console(as_alice, night)
     assert 'class="state-waiting"' in console and "1 hand waits for confirmation" in console
     # The bidder's own side may not confirm; a player of the other side does.

@@ -6,15 +6,17 @@ on another server, made on SQLite or PostgreSQL and restored on either.
     club = club_import(data=data, slug="regina-copy", name="Regina (copy)")
 
 What the document holds:
-- `club` (every setting), `members` (usernames, names, e-mail, roles; never passwords),
-  `players`, `seasons` (with their rules), and `games`: each game's `kaiser-game/1` record with
-  season, table label, seated players and each hand's key, author, times and confirmation. Games
+- `club` (every setting, and since when confirmation is asked), `members` (usernames, names,
+  e-mail, roles; never passwords), `players`, `seasons` (with their rules, and when closed),
+  and `games`: each game's `kaiser-game/1` record with the day it was played (`played_on`,
+  null when not known), season, table label, seated players and each hand's key, author,
+  times and confirmation. Games
   are restored through the game services (`game_start`, `hand_record`), so a restored game is
   scored by the same code as one played at the table; standings and ratings, derived data, are
   then rebuilt from them and come out equal.
 - the SECTIONS of `leagues.backup.sections`, one declaration per model: tournament nights
-  (entries, rounds, tables, sit-outs), invitations, and the hands' version history
-  (corrections, undos, confirmations).
+  (entries, rounds, tables, sit-outs; cancelled nights too), invitations, the hands' version
+  history (corrections, undos, confirmations), and the trace of players merged into one.
 
 The contract of a section (`Section`): `key` names its list in the document; `model` and
 `fields` are the columns copied as they are, each checked by the kind of its model field (text

@@ -56,6 +56,7 @@ def club_export(club: Club) -> dict[str, Any]:
             "slug": club.slug,
             "standings_public": club.standings_public,
             "hands_need_confirmation": club.hands_need_confirmation,
+            "confirmation_since": _when(club.confirmation_since),
             "pot_per_set": club.pot_per_set,
             "created_at": _when(club.created_at),
         },
@@ -83,6 +84,7 @@ def club_export(club: Club) -> dict[str, Any]:
                 "starts_on": _when(s.starts_on),
                 "ends_on": _when(s.ends_on),
                 "rules": s.rules,
+                "closed_at": _when(s.closed_at),
             }
             for s in seasons
         ],
@@ -99,6 +101,9 @@ def _game_export(game: Game, members: set[int]) -> dict[str, Any]:
         "created_by": _username(game.created_by, members),
         "created_at": _when(game.created_at),
         "finished_at": _when(game.finished_at),
+        # Also in the record when known; given here even when not known (null), so that a
+        # restore tells "not known" from a document made before games kept their day.
+        "played_on": _when(game.played_on),
         "state": {name: getattr(game, name) for name in GAME_STATE},
         "seat_players": [seat.player.name if seat.player else None for seat in seats],
         "record": game_record(game),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
 from leagues.backup.fields import (
     CLUB_FORMAT,
@@ -31,7 +33,14 @@ from leagues.clubs.models import (
 )
 from leagues.clubs.roles import Role
 from scorecards.models import Game
-from scorecards.rules import KaiserError, game_score, record_parse, rules_build
+from scorecards.rules import (
+    KaiserError,
+    RecordError,
+    game_score,
+    played_on_check,
+    record_parse,
+    rules_build,
+)
 
 
 def _concrete(model: type[models.Model], name: str) -> models.Field:
@@ -58,6 +67,9 @@ def _check(data: Any) -> dict[str, Any]:
             ),
             "pot_per_set": _field_check(
                 Club._meta.get_field("pot_per_set"), club.get("pot_per_set"), "club.pot_per_set"
+            ),
+            "confirmation_since": _moment(
+                club.get("confirmation_since"), "club.confirmation_since"
             ),
             "created_at": _moment(club.get("created_at"), "club.created_at"),
         }
@@ -144,7 +156,15 @@ def _check(data: Any) -> dict[str, Any]:
             rules_build(rules)
         except KaiserError as exc:
             raise BackupError(f"{path}.rules", str(exc)) from exc
-        seasons.append({"name": name, "starts_on": starts_on, "ends_on": ends_on, "rules": rules})
+        seasons.append(
+            {
+                "name": name,
+                "starts_on": starts_on,
+                "ends_on": ends_on,
+                "rules": rules,
+                "closed_at": _moment(season.get("closed_at"), f"{path}.closed_at"),
+            }
+        )
     checked["seasons"] = seasons
 
     keys: set[uuid.UUID] = set()
@@ -237,14 +257,16 @@ def _check_game(
             }
         )
     state = _obj(game.get("state", {}), f"{path}.state")
+    created_at = _moment(game.get("created_at"), f"{path}.created_at")
     return {
         "parsed": parsed,
+        "played_on": _played_on(game, path, parsed.played_on, created_at),
         "season": season,
         "table_label": _text(
             game.get("table_label", ""), f"{path}.table_label", max_length=40, required=False
         ),
         "created_by": created_by,
-        "created_at": _moment(game.get("created_at"), f"{path}.created_at"),
+        "created_at": created_at,
         "finished_at": _moment(game.get("finished_at"), f"{path}.finished_at"),
         "state": {
             name: _field_check(_concrete(Game, name), state[name], f"{path}.state.{name}")
@@ -254,3 +276,34 @@ def _check_game(
         "seat_players": [n.strip() if n is not None else None for n in seat_players],
         "hands": hands,
     }
+
+
+def _played_on(
+    game: Mapping[str, Any],
+    path: str,
+    in_record: datetime.date | None,
+    created_at: datetime.datetime | None,
+) -> datetime.date | None:
+    """The game's day: the document's `played_on` (null: not known), which must agree with the
+    record's when both give one. A document made before games kept their day has neither: the
+    day the game was created, as the migration that added the day gave every stored game."""
+    if "played_on" not in game:
+        if in_record is not None:
+            return in_record
+        return timezone.localdate(created_at) if created_at is not None else None
+    day = _date(game["played_on"], f"{path}.played_on", null=True)
+    if day is not None:
+        try:
+            played_on_check(day)
+        except RecordError as exc:
+            raise BackupError(f"{path}.played_on", exc.message) from exc
+    if in_record is not None and day != in_record:
+        raise BackupError(
+            f"{path}.played_on",
+            f"{_shown(day)} differs from the record's played_on ({in_record.isoformat()})",
+        )
+    return day
+
+
+def _shown(day: datetime.date | None) -> str:
+    return day.isoformat() if day is not None else "null"

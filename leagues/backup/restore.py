@@ -41,6 +41,7 @@ def club_import(*, data: Any, slug: str | None = None, name: str | None = None) 
         slug=slug,
         standings_public=club_data["standings_public"],
         hands_need_confirmation=club_data["hands_need_confirmation"],
+        confirmation_since=club_data["confirmation_since"],
         pot_per_set=club_data["pot_per_set"],
     )
     _stamp(Club, club.pk, created_at=club_data["created_at"])
@@ -69,8 +70,12 @@ def club_import(*, data: Any, slug: str | None = None, name: str | None = None) 
         _stamp(Player, stored.pk, created_at=player["created_at"])
         players[name_key(player["name"])] = stored
 
+    # A closed season takes no game: it is closed again once its games are back (below).
     seasons = {
-        season["name"]: Season.objects.create(club=club, **season) for season in checked["seasons"]
+        season["name"]: Season.objects.create(
+            club=club, **{key: value for key, value in season.items() if key != "closed_at"}
+        )
+        for season in checked["seasons"]
     }
 
     all_keys = [h["idempotency_key"] for g in checked["games"] for h in g["hands"]]
@@ -92,6 +97,8 @@ def club_import(*, data: Any, slug: str | None = None, name: str | None = None) 
         "games": games,
     }
     _sections_restore(club, checked["sections"], made, users)
+    for season in checked["seasons"]:
+        _stamp(Season, seasons[season["name"]].pk, closed_at=season["closed_at"])
     club.refresh_from_db()  # the restored creation time
     return club
 
@@ -113,6 +120,7 @@ def _game_restore(club, game_data, users, players, seasons, taken) -> Game:
             table_label=game_data["table_label"],
             created_by=created_by,
             habits=parsed.habits_dict(),
+            played_on=game_data["played_on"],
         )
     except KaiserError as exc:
         raise BackupError("games", str(exc)) from exc

@@ -29,6 +29,7 @@ from leagues.clubs.models import (
     Club,
     Invitation,
     InvitationUse,
+    PlayerMerge,
 )
 from leagues.tournaments.models import (
     Tournament,
@@ -171,6 +172,15 @@ SECTIONS: tuple[Section, ...] = (
             "game__created_at", "game_id", "at", "pk"
         ),
         fresh={"key": uuid.uuid4},
+    ),
+    # The trace of two players made one. The merged player is gone; its id on the server that
+    # made the backup is kept as written (a trace, not a reference).
+    Section(
+        key="player_merges",
+        model=PlayerMerge,
+        fields=("merged_name", "merged_player_id", "by_name", "moved", "at"),
+        refs={"club": CLUB, "kept": "players", "by": USER},
+        rows=lambda club: PlayerMerge.objects.filter(club=club).order_by("at", "pk"),
     ),
 )
 

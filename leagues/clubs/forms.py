@@ -4,10 +4,14 @@ services do the writing."""
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.collation import NameOrderedModelChoiceField
@@ -56,6 +60,43 @@ class ClubSettingsForm(forms.Form):
     standings_public = forms.BooleanField(label=_("Public standings"), required=False)
     hands_need_confirmation = forms.BooleanField(label=_("Hands need confirming"), required=False)
     pot_per_set = PotField()
+
+    def __init__(self, *args: Any, club: Club, in_progress: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["hands_need_confirmation"].help_text = confirmation_help(club, in_progress)
+
+
+def confirmation_help(club: Club, in_progress: int) -> str:
+    """What turning confirmation on or off does to the club's games, said before saving:
+    finished games keep counting, the `in_progress` games and new ones wait for every hand
+    to be confirmed (`leagues.clubs.services.club_settings_update`)."""
+    if not club.hands_need_confirmation:
+        return " ".join(
+            (
+                gettext("Turning this on: games already finished keep counting."),
+                ngettext(
+                    "%(count)s game is in progress now.",
+                    "%(count)s games are in progress now.",
+                    in_progress,
+                )
+                % {"count": in_progress},
+                gettext(
+                    "Games in progress and new games count in the standings once a player of "
+                    "the other side has confirmed every hand."
+                ),
+            )
+        )
+    off = gettext("Turning this off: every finished game counts, confirmed or not.")
+    if club.confirmation_since is None:
+        return " ".join(
+            (gettext("Every game of the club waits for its hands to be confirmed."), off)
+        )
+    since = date_format(timezone.localtime(club.confirmation_since), "SHORT_DATETIME_FORMAT")
+    on = gettext(
+        "Hands need confirming since %(since)s: games finished before then count as they are, "
+        "the others once every hand is confirmed."
+    ) % {"since": since}
+    return " ".join((on, off))
 
 
 INVITABLE_ROLES = [(r.value, r.label) for r in Role if r != Role.OWNER]

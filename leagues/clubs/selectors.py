@@ -54,6 +54,11 @@ def club_current_season(club: Club, on: datetime.date | None = None) -> Season |
     )
 
 
+def club_games_in_progress(club: Club) -> int:
+    """How many of the club's games are being played now (neither finished nor abandoned)."""
+    return club.games.filter(status="in_progress").count()
+
+
 def players_named(club: Club, names: Iterable[str]) -> QuerySet[Player]:
     """The club's players whose names match `names` as the club tells names apart: under
     `name_key` (Unicode NFKC and case folding), so "ÉMILE" finds "Émile"."""

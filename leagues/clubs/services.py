@@ -107,7 +107,11 @@ def club_settings_update(
     pot_per_set: int | None = None,
 ) -> Club:
     """Change the club's name and switches, and the pot its new games keep (cents per set
-    bid, None: no pot). A change of what counts re-queues the rebuilds."""
+    bid, None: no pot). A change of what counts re-queues the rebuilds.
+
+    Turning `hands_need_confirmation` on sets `Club.confirmation_since` to now: games finished
+    before keep counting as they did, games in progress and new games count once every hand
+    is confirmed. Turning it off clears it (every finished game counts again)."""
     if pot_per_set is not None and not 0 <= pot_per_set <= 100_000:
         raise LeagueError(_("The pot per set bid is at most 1000."), "pot_per_set")
     name = _name(name, "name", MAX_CLUB_NAME)
@@ -116,9 +120,17 @@ def club_settings_update(
         club.name = name
         club.standings_public = standings_public
         club.hands_need_confirmation = hands_need_confirmation
+        if counting_changed:
+            club.confirmation_since = timezone.now() if hands_need_confirmation else None
         club.pot_per_set = pot_per_set
         club.save(
-            update_fields=["name", "standings_public", "hands_need_confirmation", "pot_per_set"]
+            update_fields=[
+                "name",
+                "standings_public",
+                "hands_need_confirmation",
+                "confirmation_since",
+                "pot_per_set",
+            ]
         )
         if counting_changed:
             season_ids = list(club.seasons.values_list("pk", flat=True))

@@ -97,6 +97,8 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
             "hands_need_confirmation": club.hands_need_confirmation,
             "pot_per_set": None if club.pot_per_set is None else cents_decimal(club.pot_per_set),
         },
+        club=club,
+        in_progress=selectors.club_games_in_progress(club),
     )
     if request.method == "POST" and form.is_valid():
         try:

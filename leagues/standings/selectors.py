@@ -19,12 +19,14 @@ from leagues.standings.models import (
     RebuildKind,
 )
 from scorecards.models import Game, GameStatus
-from scorecards.selectors import games_of_player, games_where
+from scorecards.selectors import games_by_day, games_of_player, games_where
 
 
 def club_recent_games(club: Club, limit: int = 20) -> QuerySet[Game]:
-    """The club's latest games with their seats, latest first."""
-    return games_where(club=club).prefetch_related("seats").order_by("-created_at")[:limit]
+    """The club's latest games with their seats and season, by the day played, latest first
+    (`scorecards.selectors.games_by_day`)."""
+    games = games_where(club=club).select_related("season").prefetch_related("seats")
+    return games_by_day(games)[:limit]
 
 
 def season_player_standings(season) -> QuerySet:
@@ -44,13 +46,10 @@ def club_ratings_snapshot(club: Club):
 
 
 def player_games(player, limit: int = 50) -> list:
-    """The player's games, latest first, with their seats (for the player page)."""
-    return list(
-        games_of_player(player)
-        .select_related("season")
-        .prefetch_related("seats")
-        .order_by("-created_at")[:limit]
-    )
+    """The player's games by the day played, latest first (`games_by_day`), with their seats
+    and season (for the player page)."""
+    games = games_of_player(player).select_related("season").prefetch_related("seats")
+    return list(games_by_day(games)[:limit])
 
 
 # What a game came to for one side of it, as a player's page lists it.
@@ -83,8 +82,9 @@ class PlayerGameLine:
 
 
 def player_game_lines(player, limit: int = 50) -> list[PlayerGameLine]:
-    """The player's games, latest first, each with partners, opponents, the side's score and
-    won / lost / drawn / abandoned / playing. Two queries, whatever the number of games."""
+    """The player's games by the day played, latest first, each with partners, opponents, the
+    side's score and won / lost / drawn / abandoned / playing. Two queries, whatever the
+    number of games."""
     lines = []
     for game in player_games(player, limit):
         seats = sorted(game.seats.all(), key=lambda s: s.seat)

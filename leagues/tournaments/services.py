@@ -339,16 +339,20 @@ def round_draw(
             seated = [first[0], second[0], first[1], second[1]]
         else:
             seated = [by_id[entry_id] for entry_id in table]
-        game = game_start(
-            seats=[e.player for e in seated],
-            rules=rules,
-            club=tournament.club,
-            season=tournament.season,
-            first_dealer=(number - 1) % rules.seats,
-            table_label=_("Round %(round)s · Table %(table)s")
-            % {"round": number, "table": table_number},
-            created_by=by,
-        )
+        try:
+            game = game_start(
+                seats=[e.player for e in seated],
+                rules=rules,
+                club=tournament.club,
+                season=tournament.season,
+                first_dealer=(number - 1) % rules.seats,
+                table_label=_("Round %(round)s · Table %(table)s")
+                % {"round": number, "table": table_number},
+                created_by=by,
+                played_on=tournament.date,  # the night's day, whenever its round is drawn
+            )
+        except KaiserError as exc:  # a night dated before 1900: no game can say that day
+            raise TournamentError(str(exc)) from exc
         game_token_issue(game=game)
         tables.append(TournamentTable.objects.create(round=round_, number=table_number, game=game))
     if tournament.fixed_pairs:

@@ -49,7 +49,15 @@ from scorecards.rules.presets import (
     max_bid_limit,
     rules_build,
 )
-from scorecards.rules.record import GameRecord, record_parse, record_score
+from scorecards.rules.record import (
+    PLAYED_ON_FIRST,
+    PLAYED_ON_LAST,
+    GameRecord,
+    played_on_check,
+    played_on_parse,
+    record_parse,
+    record_score,
+)
 from scorecards.rules.scoring import game_play, game_score
 
 __all__ = [
@@ -61,6 +69,8 @@ __all__ = [
     "NOBODY",
     "NO_TRUMP_KINDS",
     "PASSING",
+    "PLAYED_ON_FIRST",
+    "PLAYED_ON_LAST",
     "PRESETS",
     "PRESET_CHANGES",
     "SETTINGS",
@@ -84,6 +94,8 @@ __all__ = [
     "game_play",
     "game_score",
     "max_bid_limit",
+    "played_on_check",
+    "played_on_parse",
     "pot_account",
     "presets_catalogue",
     "record_parse",

@@ -5,6 +5,8 @@ The functions take an already-parsed JSON mapping; reading files is the caller's
 
 from __future__ import annotations
 
+import datetime
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +21,49 @@ from scorecards.rules.scoring import first_dealer_check, game_score
 GAME_FORMAT = "kaiser-game/1"
 RESULT_FORMAT = "kaiser-result/1"
 
+# The days a record's `played_on` may name. The engine has no clock, so "not in the future" is
+# the app's check (scorecards.played_on); these bounds only keep a typo's year out.
+PLAYED_ON_FIRST = datetime.date(1900, 1, 1)
+PLAYED_ON_LAST = datetime.date(2999, 12, 31)
+# Exactly YYYY-MM-DD in ASCII digits: Python's own reader also takes 20261120 and week dates.
+_ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def played_on_parse(value: Any) -> datetime.date:
+    """The day named by a record's `played_on` (`"2026-11-20"`), or RecordError naming
+    `played_on`: not text in the form YYYY-MM-DD, no such day (2026-02-30), or a year outside
+    PLAYED_ON_FIRST..PLAYED_ON_LAST."""
+    if not isinstance(value, str) or not _ISO_DAY.fullmatch(value):
+        raise RecordError(
+            "played_on",
+            _("expected a date such as 2026-11-20 (got %(value)s)") % {"value": shown(value)},
+        )
+    try:
+        day = datetime.date.fromisoformat(value)
+    except ValueError:
+        raise RecordError(
+            "played_on",
+            _("expected a date such as 2026-11-20 (got %(value)s: there is no such day)")
+            % {"value": shown(value)},
+        ) from None
+    return played_on_check(day)
+
+
+def played_on_check(day: datetime.date) -> datetime.date:
+    """`day` if it lies from PLAYED_ON_FIRST to PLAYED_ON_LAST, else RecordError naming
+    `played_on`."""
+    if not PLAYED_ON_FIRST <= day <= PLAYED_ON_LAST:
+        raise RecordError(
+            "played_on",
+            _("expected a day from %(first)s to %(last)s (got %(value)s)")
+            % {
+                "first": PLAYED_ON_FIRST.isoformat(),
+                "last": PLAYED_ON_LAST.isoformat(),
+                "value": shown(day.isoformat()),
+            },
+        )
+    return day
+
 
 @dataclass(frozen=True)
 class GameRecord:
@@ -30,6 +75,8 @@ class GameRecord:
     hands: tuple[HandInput, ...]
     # The game's table habits, as given: `passing` and `kitty` (text), `pot` (a Pot).
     habits: dict[str, Any] = field(default_factory=dict)
+    # The day the game was played, when the record says (`played_on`); None: not known.
+    played_on: datetime.date | None = None
 
     def habits_dict(self) -> dict[str, Any]:
         """The game-level habits as a record writes them (only those given)."""
@@ -45,6 +92,7 @@ class GameRecord:
             "rules": self.rules.as_dict(),
             "seats": list(self.seats),
             "first_dealer": self.first_dealer,
+            **({"played_on": self.played_on.isoformat()} if self.played_on else {}),
             **self.habits_dict(),
             "hands": [hand.to_dict() for hand in self.hands],
         }
@@ -74,8 +122,9 @@ def _seats(raw: Any, rules: Rules) -> tuple[str, ...]:
 
 
 def record_parse(record: Mapping[str, Any]) -> GameRecord:
-    """Check a `kaiser-game/1` record's top level (format, rules, seats, first_dealer, hands)
-    and read each hand's fields. Raises RulesError, RecordError or HandError.
+    """Check a `kaiser-game/1` record's top level (format, rules, seats, first_dealer,
+    played_on, habits, hands) and read each hand's fields. Raises RulesError, RecordError or
+    HandError.
 
     The hands are not scored here (see `game_score`), except that when a hand's fields are
     unreadable the hands before it are scored first, so that the error names the *first* bad
@@ -103,6 +152,13 @@ def record_parse(record: Mapping[str, Any]) -> GameRecord:
     seats = _seats(record["seats"], rules)
     first_dealer = record.get("first_dealer", 0)
     first_dealer_check(rules, first_dealer)
+    played_on = None
+    if "played_on" in record:
+        if record["played_on"] is None:
+            raise RecordError(
+                "played_on", _("must not be null (leave it out when the day is not known)")
+            )
+        played_on = played_on_parse(record["played_on"])
     habits = game_habits_parse(record)
     raw_hands = record.get("hands")
     if not isinstance(raw_hands, list | tuple):
@@ -117,7 +173,12 @@ def record_parse(record: Mapping[str, Any]) -> GameRecord:
             game_score(rules, hands, first_dealer)  # an earlier hand may be wrong already
             raise
     return GameRecord(
-        rules=rules, seats=seats, first_dealer=first_dealer, hands=tuple(hands), habits=habits
+        rules=rules,
+        seats=seats,
+        first_dealer=first_dealer,
+        hands=tuple(hands),
+        habits=habits,
+        played_on=played_on,
     )
 
 

@@ -34,6 +34,7 @@ from scorecards.services.state import (
     game_locked,
     game_power,
     game_rescored,
+    hand_confirm_refusal,
     place_of,
     score_apply,
     undone_error,
@@ -55,17 +56,36 @@ def game_token_revoke(*, game: Game) -> None:
     game.table_token = None
 
 
-def seat_of(game: Game, *, user: User | None = None, phone: str | None = None) -> int | None:
+def seat_of(
+    game: Game,
+    *,
+    user: User | None = None,
+    phone: str | None = None,
+    member: bool | None = None,
+) -> int | None:
     """The seat the server knows holds this person: the seat of the club player linked to the
     signed-in `user` (while a member), else the seat this `phone` claimed. Never a seat the
-    request names."""
-    if user is not None and game.club_id is not None:
-        seat = (
-            Seat.objects.filter(game=game, player__user_id=user.pk)
-            .filter(player__club__memberships__user_id=user.pk)
-            .values_list("seat", flat=True)
-            .first()
-        )
+    request names. `member` says whether `user` is known to be a member of the game's club
+    (None: the database is asked); when known and the game's seats were read with their
+    players, the user's seat costs no query (a game's players are its club's)."""
+    if user is not None and game.club_id is not None and member is not False:
+        seat: int | None
+        if member and "seats" in getattr(game, "_prefetched_objects_cache", {}):
+            seat = next(
+                (
+                    row.seat
+                    for row in game.seats.all()
+                    if row.player is not None and row.player.user_id == user.pk
+                ),
+                None,
+            )
+        else:
+            seat = (
+                Seat.objects.filter(game=game, player__user_id=user.pk)
+                .filter(player__club__memberships__user_id=user.pk)
+                .values_list("seat", flat=True)
+                .first()
+            )
         if seat is not None:
             return seat
     if phone:
@@ -109,10 +129,11 @@ def hand_confirm(
     """Mark hand `number` confirmed by a real person of the other side and keep a version of it.
 
     The confirmer is a signed-in member seated in the game (`by`), or a phone that claimed a
-    seat earlier (`phone`, see `seat_claim`); the side that entered the hand (or, when nobody
-    seated entered it, the bidder's side) cannot confirm it (NotAllowed). Confirming a confirmed
-    hand again changes nothing. HandUndone when the hand was taken back, HandError if there
-    never was such a hand, GameClosed once the night is over."""
+    seat earlier (`phone`, see `seat_claim`); who may confirm is `hand_confirm_refusal`'s to say
+    (the other side from the one that entered the hand; either side when nobody seated entered
+    it), NotAllowed otherwise. Confirming a confirmed hand again changes nothing. HandUndone
+    when the hand was taken back, HandError if there never was such a hand, GameClosed once
+    the night is over."""
     locked = game_locked(game.pk)
     hand = locked.hands.filter(number=number).first()
     if hand is None:
@@ -125,20 +146,12 @@ def hand_confirm(
     place = place_of(locked)
     if place is not None and place.night_over:
         raise GameClosed(closed_message(locked, place))
-    rules = locked.rules_value
     seat = seat_of(locked, user=by, phone=phone)
-    if seat is None:
-        raise NotAllowed(
-            _(
-                "Only a player of the other side confirms a hand: choose who holds this phone "
-                "when you enter a hand, or sign in."
-            )
-        )
-    against = hand.entered_seat if hand.entered_seat is not None else hand.bidder
-    if against is not None and rules.side_of(seat) == rules.side_of(against):
-        raise NotAllowed(_("Your side entered this hand: a player of the other side confirms it."))
-    if by is not None and hand.entered_by_id == by.pk:
-        raise NotAllowed(_("You entered this hand: a player of the other side confirms it."))
+    refusal = hand_confirm_refusal(
+        hand, locked.rules_value, seat=seat, user_id=None if by is None else by.pk
+    )
+    if refusal or seat is None:  # no seat is always refused
+        raise NotAllowed(refusal)
     name = Seat.objects.filter(game=locked, seat=seat).values_list("name", flat=True).first()
     hand.confirmed_at = timezone.now()
     hand.confirmed_by_name = (name or "")[:80]

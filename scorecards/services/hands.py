@@ -6,11 +6,14 @@ Scores are never computed here: `game_score` from the engine is the only arithme
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Player, Season, name_key
@@ -29,6 +32,7 @@ from scorecards.rules import (
     Rules,
     game_play,
     game_score,
+    played_on_check,
 )
 from scorecards.rules.habits import game_habits_parse
 from scorecards.rules.scoring import first_dealer_check
@@ -74,11 +78,18 @@ def game_start(
     table_label: str = "",
     created_by: User | None = None,
     habits: Mapping | None = None,
+    played_on: datetime.date | Literal["today"] | None = "today",
 ) -> Game:
     """Start a game with `seats` (players of `club`, or plain names for a quick game) clockwise
     from seat 0, and its table `habits` as a record's top level writes them (`passing`, `kitty`,
-    `pot`). Raises RecordError naming `seats`, `first_dealer` or the habit at fault."""
+    `pot`). `played_on` is the day it is played: today in the server's time zone unless given;
+    None when not known (an imported record without a date). Raises RecordError naming
+    `seats`, `first_dealer`, `played_on` (a year out of the engine's bounds) or the habit at
+    fault."""
     habits = game_habits_parse(habits or {})
+    day = timezone.localdate() if played_on == "today" else played_on
+    if day is not None:
+        played_on_check(day)
     if len(seats) != rules.seats:
         raise RecordError(
             "seats",
@@ -111,6 +122,7 @@ def game_start(
         passing=habits.get("passing", ""),
         kitty=habits.get("kitty", ""),
         pot_per_set=habits["pot"].per_set if "pot" in habits else None,
+        played_on=day,
     )
     Seat.objects.bulk_create(
         Seat(

@@ -27,6 +27,7 @@ from scorecards.rules import (
     GameScore,
     HandInput,
     HandScore,
+    Rules,
     game_score,
 )
 
@@ -276,3 +277,38 @@ def game_power(game: Game, by: User | None) -> bool:
     if game.club_id is None:
         return game.created_by_id == by.pk
     return role_can(club_role(game, by), HAND_CORRECT_ANY)
+
+
+# --- Who confirms a hand ----------------------------------------------------------------------
+
+
+def hand_confirm_refusal(
+    hand: Hand, rules: Rules, *, seat: int | None, user_id: int | None = None
+) -> str:
+    """Why this person may not confirm `hand`, "" when they may: the one rule behind both the
+    confirmation service and the ✓ the sheet offers.
+
+    `seat` is the seat the server knows holds the person (`seat_of`: the signed-in member's own
+    player, else the phone's seat claim; None: not seated), `user_id` the signed-in account.
+    The side that entered the hand (`Hand.entered_seat`) does not confirm it: a player of
+    another side does. When nobody seated entered it, a player seated on any side may. The
+    account that entered a hand never confirms it, whatever seat it holds. (A hand confirmed
+    already, and a night that is over, are the caller's to check.)"""
+    if seat is None:
+        return _(
+            "Only a player of the other side confirms a hand: choose who holds this phone "
+            "when you enter a hand, or sign in."
+        )
+    if user_id is not None and hand.entered_by_id == user_id:
+        return _("You entered this hand: a player of the other side confirms it.")
+    entered = hand.entered_seat
+    if entered is not None and rules.side_of(seat) == rules.side_of(entered):
+        return _("Your side entered this hand: a player of the other side confirms it.")
+    return ""
+
+
+def hand_may_confirm(
+    hand: Hand, rules: Rules, *, seat: int | None, user_id: int | None = None
+) -> bool:
+    """True when `hand_confirm_refusal` has nothing against this person confirming `hand`."""
+    return not hand_confirm_refusal(hand, rules, seat=seat, user_id=user_id)

@@ -41,4 +41,9 @@ class Command(BaseCommand):
         except KaiserError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(str(game.pk))
-        self.stderr.write(f"imported game {game.pk}: {game.hand_count} hands, {game.status}")
+        day = (
+            f"played on {game.played_on.isoformat()}"
+            if game.played_on
+            else "date not known (the record has no played_on)"
+        )
+        self.stderr.write(f"imported game {game.pk}: {game.hand_count} hands, {game.status}, {day}")
