@@ -106,11 +106,11 @@ def test_standings_page_shows_the_snapshot_and_when_it_was_computed(played, club
     page = as_bob.get(reverse("standings", args=[club.slug])).content.decode()
     assert re.search(r"updated \d+ s ago", page)
     assert "2 games counted" in page
-    # Bob: 2 games, 2 wins, 100.0 %, 77 for, -52 against (see tests/test_standings.py).
+    # Bob: 2 games, 2 wins, 0 draws, 100.0 %, 77 for, -52 against (see tests/test_standings.py).
     row = re.search(r"<tr[^>]*>\s*<td[^>]*><a[^>]*>Bob</a></td>(.*?)</tr>", page, re.S).group(1)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
-    assert [c.strip() for c in cells[:5]] == ["2", "2", "100.0", "77", "-52"]
-    assert cells[-1].strip() == "W2"
+    assert [c.strip() for c in cells[:6]] == ["2", "2", "0", "100.0", "77", "-52"]
+    assert cells[-4].strip() == "W2"  # then nights, night wins, last game
 
 
 def test_the_page_reads_snapshots_and_never_scores_hands(played, club, as_bob):
@@ -162,10 +162,10 @@ def test_standings_csv_and_xlsx_exports(played, club, as_bob):
     url = reverse("standings", args=[club.slug])
     response = as_bob.get(url, {"_export": "csv", "sort": "-points_for"})
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0][:4] == ["Player", "Games", "Wins", "Win %"]
-    assert rows[1][:6] == ["Bob", "2", "2", "100.0", "77", "-52"]
-    assert rows[1][-1] == "2"  # the streak as a number
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0][:5] == ["Player", "Games", "Wins", "Draws", "Win %"]
+    assert rows[1][:7] == ["Bob", "2", "2", "0", "100.0", "77", "-52"]
+    assert rows[1][-4] == "2"  # the streak as a number
     response = as_bob.get(url, {"_export": "xlsx"})
     sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
     values = [[cell.value for cell in row] for row in sheet.iter_rows()]
@@ -176,7 +176,7 @@ def test_standings_csv_and_xlsx_exports(played, club, as_bob):
     )
     assert "Ann & Bob" in partnerships.content.decode()
     ratings = as_bob.get(reverse("ratings", args=[club.slug]), {"_export": "csv"})
-    assert ratings.content.decode().splitlines()[0].startswith("Player,Rating,Games")
+    assert ratings.content.decode("utf-8-sig").splitlines()[0].startswith("Player,Rating,Games")
 
 
 def test_htmx_sort_swaps_the_table_only(played, club, as_bob):

@@ -99,14 +99,15 @@ def test_french_tables_and_csv_use_the_decimal_comma(played, club, bob) -> None:
     assert "6,8" in page and "30,45" in page and "6.8" not in page and "30.45" not in page
     assert "Télécharger\u00a0:" in page
     exported = client.get(reverse("ratings", args=[club.slug]), {"_export": "csv"})
-    rows = list(csv.reader(io.StringIO(exported.content.decode())))
+    text = exported.content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
     assert rows[1][1] == "6,8" and rows[1][3] == "30,45"
     standings = client.get(reverse("standings", args=[club.slug])).content.decode()
     assert "100,0" in standings and not re.search(r">\s*\d+\.\d+\s*<", standings)
     assert "Chutes" in standings
     # English keeps the decimal point, on the page and in the export.
     english = client_for(bob).get(reverse("ratings", args=[club.slug]), {"_export": "csv"})
-    assert list(csv.reader(io.StringIO(english.content.decode())))[1][1] == "6.8"
+    assert list(csv.reader(io.StringIO(english.content.decode("utf-8-sig"))))[1][1] == "6.8"
 
 
 def test_names_sort_with_their_letter_in_lists_tables_and_exports(club, season, as_bob) -> None:
@@ -124,7 +125,7 @@ def test_names_sort_with_their_letter_in_lists_tables_and_exports(club, season, 
     assert re.findall(r">(Zoé|Élise|anne|Bruno)</a></td>", page) == want
     page = as_bob.get(url, {"sort": "-player"}).content.decode()
     assert re.findall(r">(Zoé|Élise|anne|Bruno)</a></td>", page) == want[::-1]
-    exported = as_bob.get(url, {"_export": "csv"}).content.decode()
+    exported = as_bob.get(url, {"_export": "csv"}).content.decode("utf-8-sig")
     assert [row[0] for row in csv.reader(io.StringIO(exported))][1:] == want
 
 

@@ -299,7 +299,7 @@ def hostile_club(club, players):
 
 def test_csv_export_writes_formulas_as_text(as_bob, club, hostile_club) -> None:
     response = as_bob.get(reverse("standings", args=[club.slug]), {"_export": "csv"})
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     names = {row[0] for row in rows[1:]}
     assert names == {"'" + FORMULA, "'+1+1", "'-2+3", "'@SUM(A1)"}
     # Negative numbers stay numbers (only text is guarded).

@@ -3,13 +3,17 @@ never recompute."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime
+from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from leagues.clubs.models import Club, Season
 from leagues.standings.models import (
+    GameSummary,
     PartnershipStanding,
     PlayerRating,
     PlayerStanding,
@@ -18,7 +22,7 @@ from leagues.standings.models import (
     RebuildFailure,
     RebuildKind,
 )
-from scorecards.models import Game, GameStatus
+from scorecards.models import FinishReason, Game, GameStatus
 from scorecards.selectors import games_by_day, games_of_player, games_where
 
 
@@ -35,6 +39,45 @@ def season_player_standings(season) -> QuerySet:
 
 def season_partnership_standings(season) -> QuerySet:
     return PartnershipStanding.objects.filter(season=season).select_related("first", "second")
+
+
+@dataclass
+class LastPlayed:
+    """The day of the latest counted game of a season, by player id and by partnership (the
+    two player ids, lower first, who sat on one side)."""
+
+    players: dict[int, datetime.date] = field(default_factory=dict)
+    partnerships: dict[tuple[int, int], datetime.date] = field(default_factory=dict)
+
+
+def season_last_played(season: Season) -> LastPlayed:
+    """When each player and partnership of `season` last played a game the standings count: the
+    game's `played_on`, or the day it finished (site time zone) when it has none. Read from the
+    standings' own summaries of the season's finished games (who sat on which side), like the
+    rest of the page from derived data: no hand is read. A summary is written only for a game
+    that counted, and kept while its game stays finished, so a finished game that counted once
+    and now waits for a confirmation still dates its players until it is deleted. One query."""
+    last = LastPlayed()
+    zone = timezone.get_default_timezone()
+    rows = (
+        GameSummary.objects.filter(game__season=season, game__status=GameStatus.FINISHED)
+        .filter(Q(winner__isnull=False) | Q(game__finish_reason=FinishReason.ROUND))
+        .order_by()
+        .values_list("game__played_on", "game__finished_at", "players", "sides")
+    )
+    for played_on, finished_at, players, sides in rows:
+        day = played_on or (timezone.localtime(finished_at, zone).date() if finished_at else None)
+        if day is None:
+            continue
+        for player in players:
+            if player is not None and day > last.players.get(player, datetime.date.min):
+                last.players[player] = day
+        for side in sides:
+            ids = sorted(players[seat] for seat in side if seat < len(players) and players[seat])
+            for pair in combinations(ids, 2):
+                if day > last.partnerships.get(pair, datetime.date.min):
+                    last.partnerships[pair] = day
+    return last
 
 
 def club_player_ratings(club: Club) -> QuerySet:

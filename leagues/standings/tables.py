@@ -3,23 +3,19 @@ to CSV and XLSX). They only display stored snapshot rows: nothing is computed he
 
 from __future__ import annotations
 
-import csv
-import io
-import re
-import unicodedata
+import datetime
 from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
-from urllib.parse import quote
 
 import django_tables2 as tables
-from django.http import HttpResponse
 from django.urls import reverse
-from django.utils.formats import number_format
+from django.utils.formats import date_format, number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.collation import name_key
+from leagues.standings.exports import shown
 from leagues.standings.models import PartnershipStanding, PlayerRating, PlayerStanding
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -37,82 +33,6 @@ def name_ordered_rows(rows: Iterable[Any], name: Callable[[Any], str]) -> list[A
 
 
 PER_PAGE = 25
-EXPORT_FORMATS = ("csv", "xlsx")
-CONTENT_TYPES = {
-    "csv": "text/csv; charset=utf-8",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-}
-# A spreadsheet reads a cell starting with one of these as a formula (OWASP, CSV injection).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _export_value(value: Any) -> Any:
-    """Numbers stay numbers; everything else is text."""
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int | float | Decimal):
-        return value
-    return "" if value is None else str(value)
-
-
-def _csv_text(value: Any) -> Any:
-    # OWASP: a leading single quote makes a spreadsheet show the cell as text, never run it.
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-def _csv_bytes(rows: list[list[Any]]) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL)
-    for row in rows:
-        writer.writerow([_csv_text(value) for value in row])
-    return out.getvalue().encode()
-
-
-def _xlsx_bytes(rows: list[list[Any]], title: str) -> bytes:
-    from openpyxl import Workbook
-    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, TYPE_STRING
-
-    book = Workbook(write_only=False)
-    sheet = book.active
-    sheet.title = re.sub(r"[\\/*?:\[\]]", "-", title)[:31] or "Export"
-    for row in rows:
-        sheet.append([ILLEGAL_CHARACTERS_RE.sub("", v) if isinstance(v, str) else v for v in row])
-    for row in sheet.iter_rows():
-        for cell in row:
-            if cell.data_type == "f":
-                # openpyxl reads a text starting with "=" as a formula; store it as the text it is.
-                cell.data_type = TYPE_STRING
-    sheet.freeze_panes = "A2"
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
-
-
-def attachment_header(filename: str) -> str:
-    """A Content-Disposition value for a download named `filename`, whatever it holds (RFC 6266:
-    an ASCII `filename` for old clients and the exact UTF-8 name in `filename*`). Control
-    characters are dropped; quotes, backslashes and non-Latin-1 letters are safe."""
-    clean = "".join(ch for ch in filename if unicodedata.category(ch)[0] != "C").strip()
-    clean = clean or "export"
-    ascii_name = unicodedata.normalize("NFKD", clean).encode("ascii", "ignore").decode()
-    ascii_name = re.sub(r"[^A-Za-z0-9._-]+", "_", ascii_name).strip("_.") or "export"
-    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(clean, safe='')}"
-
-
-def table_export(table: tables.Table, export_format: str, name: str) -> HttpResponse:
-    """The whole table (every row, not one page) as a CSV or XLSX download named `name`.ext.
-    Numbers are written as numbers; a text that a spreadsheet would run as a formula is written
-    as text."""
-    rows = [[_export_value(value) for value in row] for row in table.as_values()]
-    if export_format == "xlsx":
-        body = _xlsx_bytes(rows, str(table.Meta.model._meta.verbose_name_plural).title())
-    else:
-        body = _csv_bytes(rows)
-    response = HttpResponse(body, content_type=CONTENT_TYPES[export_format])
-    response["Content-Disposition"] = attachment_header(f"{name}.{export_format}")
-    return response
 
 
 class _Streak(tables.Column):
@@ -128,8 +48,8 @@ class _Streak(tables.Column):
 
 
 class _Number(tables.Column):
-    """A decimal figure in the language's number format ("6.8", "6,8"), on the page and in CSV;
-    XLSX gets the number itself (the spreadsheet formats it for its reader)."""
+    """A decimal figure rounded once (`exports.shown`: half up to `places` decimals): on the page
+    in the language's number format ("4.7", "4,7"), in the exports as that rounded number."""
 
     def __init__(self, *args: Any, places: int, **kwargs: Any) -> None:
         kwargs.setdefault("attrs", NUM)
@@ -137,17 +57,33 @@ class _Number(tables.Column):
         self.places = places
 
     def render(self, value: float) -> str:
-        return number_format(value, self.places, use_l10n=True)
+        return number_format(shown(value, self.places), self.places, use_l10n=True)
 
-    def value(self, value: float, table: tables.Table | None = None, **kwargs: Any) -> Any:
-        if getattr(table, "export_format", None) == "xlsx":
-            return round(value, self.places)
-        return self.render(value)
+    def value(self, value: float) -> Decimal:
+        return shown(value, self.places)
+
+
+class _Day(tables.Column):
+    """A day: the language's short date on the page, the date itself in the exports (a date
+    cell in XLSX). A row without one shows a dash and exports an empty cell."""
+
+    empty_values = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("attrs", NUM)
+        super().__init__(*args, **kwargs)
+
+    def render(self, value: datetime.date | None) -> str:
+        return date_format(value, "SHORT_DATE_FORMAT") if value else "–"
+
+    def value(self, value: datetime.date | None) -> datetime.date | None:
+        return value
 
 
 class _Figures(tables.Table):
     games = tables.Column(verbose_name=_("Games"), attrs=NUM)
     wins = tables.Column(verbose_name=_("Wins"), attrs=NUM)
+    draws = tables.Column(verbose_name=_("Draws"), attrs=NUM)
     win_pct = _Number(verbose_name=_("Win %"), places=1)
     points_for = tables.Column(verbose_name=_("Pts for"), attrs=NUM)
     points_against = tables.Column(verbose_name=_("Pts against"), attrs=NUM)
@@ -158,6 +94,8 @@ class _Figures(tables.Table):
     times_set = tables.Column(verbose_name=_("Times set"), attrs=NUM)
     kaisers = tables.Column(verbose_name=_("Kaisers"), attrs=NUM)
     streak = _Streak(verbose_name=_("Streak"), attrs=NUM)
+    # The day of the row's latest counted game of the season (set on each row by the view).
+    last_played = _Day(verbose_name=_("Last game"), orderable=False)
 
     class Meta:
         attrs = {"class": "standings"}
@@ -172,11 +110,13 @@ def _player_link(club_slug: str, player_id: int, name: str) -> str:
 
 class PlayerStandingTable(_Figures):
     player = tables.Column(verbose_name=_("Player"), order_by=("name_sort",))
+    nights = tables.Column(verbose_name=_("Nights"), attrs=NUM)
+    night_wins = tables.Column(verbose_name=_("Night wins"), attrs=NUM)
 
     class Meta(_Figures.Meta):
         model = PlayerStanding
         fields = ("player",)
-        sequence = ("player", "...")
+        sequence = ("player", "...", "streak", "nights", "night_wins", "last_played")
 
     def render_player(self, record: PlayerStanding) -> str:
         return _player_link(self.club_slug, record.player_id, record.player.name)
@@ -193,7 +133,7 @@ class PartnershipStandingTable(_Figures):
     class Meta(_Figures.Meta):
         model = PartnershipStanding
         fields = ()
-        sequence = ("partnership", "...")
+        sequence = ("partnership", "...", "streak", "last_played")
 
     def render_partnership(self, record: PartnershipStanding) -> str:
         return format_html(

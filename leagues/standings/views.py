@@ -20,16 +20,15 @@ from leagues.clubs.roles import SEASONS_MANAGE
 from leagues.clubs.selectors import club_seasons
 from leagues.standings import selectors, services
 from leagues.standings.charts import line_chart
+from leagues.standings.exports import EXPORT_FORMATS, table_export
 from leagues.standings.forms import StandingsFilterForm
 from leagues.standings.table_cache import table_html
 from leagues.standings.tables import (
-    EXPORT_FORMATS,
     PER_PAGE,
     PartnershipStandingTable,
     PlayerRatingTable,
     PlayerStandingTable,
     name_ordered_rows,
-    table_export,
 )
 from scorecards.pot import cents_text
 from scorecards.selectors import season_pot_balances
@@ -76,7 +75,6 @@ def _table_response(request: HtmxHttpRequest, table, name: str, template: str, c
     """Export (?_export=csv|xlsx), the table alone for an htmx swap, or the whole page."""
     export = request.GET.get("_export")
     if export in EXPORT_FORMATS:
-        table.export_format = export  # decimals: localized text in CSV, numbers in XLSX
         return table_export(table, export, name)
     if request.htmx and request.htmx.target == TABLE_TARGET:
         template += "#table"
@@ -111,10 +109,16 @@ def _standings_page(request: HtmxHttpRequest, slug: str, kind: str) -> HttpRespo
         table_class = PartnershipStandingTable
     if season is not None and min_games:
         rows = rows.filter(games__gte=min_games)
+    last = selectors.season_last_played(season) if season is not None else None
     if kind == "players":
         rows = name_ordered_rows(rows, lambda r: r.player.name)
+        for row in rows:
+            row.last_played = last.players.get(row.player_id) if last else None
     else:
         rows = name_ordered_rows(rows, lambda r: f"{r.first.name} & {r.second.name}")
+        for row in rows:
+            pair = (row.first_id, row.second_id)
+            row.last_played = last.partnerships.get(pair) if last else None
     table = table_class(rows)
     table.club_slug = club.slug
     _table_configure(request, table)
