@@ -12,11 +12,14 @@ class LeaguesConfig(AppConfig):
         # `<app>.tasks`; importing the standings tasks registers them under their fixed names.
         from leagues.clubs.services import club_counting_changed
         from leagues.standings import tasks  # noqa: F401
+        from leagues.standings.nights import nights_source_register
         from leagues.standings.services import (
             club_counting_changed_receive,
             game_result_changed_receive,
             games_deleted_receive,
+            night_changed_receive,
         )
+        from leagues.tournaments.season_nights import SeasonNights, night_changed
         from leagues.tournaments.table_context import TournamentTableContext
         from scorecards.hooks import game_result_changed, games_deleted, table_context_register
 
@@ -27,3 +30,6 @@ class LeaguesConfig(AppConfig):
         game_result_changed.connect(game_result_changed_receive, dispatch_uid="standings_game")
         games_deleted.connect(games_deleted_receive, dispatch_uid="standings_games_deleted")
         table_context_register(TournamentTableContext())
+        # The season standings count the nights each player played and won.
+        nights_source_register(SeasonNights())
+        night_changed.connect(night_changed_receive, dispatch_uid="standings_night_changed")

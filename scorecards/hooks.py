@@ -11,7 +11,8 @@ Scorecards sits below standings and tournaments (CONTRIBUTING.md): it announces,
 - The table context: the room that seats games at tournament tables registers one
   `TableContext` (`table_context_register`). Scorecards reads through it where a game stands in
   its round, with the figures annotated on the game's own query, so no extra query is paid.
-  With none registered, no game is a table.
+  With none registered, no game is a table. It also names the games that never count
+  (`uncounted_games`: the tables of a night called off), for `Game.objects.counted()`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from django.db.models import Q
 from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
@@ -78,6 +80,11 @@ class TableContext(Protocol):
         """The table's place from the annotated values (no query); None when not a table."""
         ...
 
+    def uncounted(self) -> Q:
+        """A filter on Game matching the games that never count for standings or ratings,
+        whatever their state (the tables of a night that was called off)."""
+        ...
+
 
 _contexts: list[TableContext] = []
 
@@ -103,3 +110,8 @@ def place_values(game: Any) -> dict[str, Any] | None:
 
 def place_from(values: dict[str, Any], score: GameScore) -> TablePlace | None:
     return _contexts[0].place(values, score) if _contexts else None
+
+
+def uncounted_games() -> Q | None:
+    """The filter of games that never count (`TableContext.uncounted`), or None."""
+    return _contexts[0].uncounted() if _contexts else None

@@ -10,7 +10,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scorecards.hooks import place_annotations
+from scorecards.hooks import place_annotations, uncounted_games
 from scorecards.rules import BID_KINDS, HandInput, Rules, rules_build
 
 MAX_SEATS = 6
@@ -63,7 +63,10 @@ class GameQuerySet(models.QuerySet["Game"]):
         # Correlated, so that asking about one game looks at that game alone (PostgreSQL
         # otherwise builds the set of every waiting game first).
         waiting = Game.objects.filter(pk=models.OuterRef("pk")).awaiting_confirmation()
-        return self.filter(status=GameStatus.FINISHED).exclude(models.Exists(waiting))
+        counted = self.filter(status=GameStatus.FINISHED).exclude(models.Exists(waiting))
+        # Tables of a night that was called off never count (scorecards.hooks).
+        never = uncounted_games()
+        return counted if never is None else counted.exclude(never)
 
 
 class Game(models.Model):

@@ -7,6 +7,8 @@ import uuid
 from collections import Counter
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from kaiser_league.http import HtmxHttpRequest
 from scorecards.access import GameAccess
 from scorecards.habits import entry_table_habits
@@ -156,11 +158,16 @@ def sheet_context(
         "names": names,
         "sides": sides,
         "rows": rows,
-        "notices": sheet_notices(score, sides, raised=bool(last and last.target_raised)),
+        "notices": [
+            *round_ended_notice(game, score, sides),
+            *sheet_notices(score, sides, raised=bool(last and last.target_raised)),
+        ],
         "chart": score_chart(score),
         "version": sheet_version(game),
         "winner_name": sides[score.winner] if score.winner is not None else "",
-        "finish_reason": FinishReason(score.reason).label if score.reason else "",
+        "finish_reason": FinishReason(score.reason or game.finish_reason).label
+        if score.reason or game.finish_reason == FinishReason.ROUND
+        else "",
         "game_over": winner_text(score, sides),
         "corrected": corrected,
         "sheet_texts": sheet_texts(),
@@ -230,3 +237,20 @@ def confirm_context(
             for seat in pot.winners or ()
         ],
     }
+
+
+def round_ended_notice(game: Game, score: GameScore, sides: list[str]) -> list[str]:
+    """The sheet's word on a game its tournament round ended before the engine did: won on
+    points by the side ahead when the round closed, or drawn when level, with the score then
+    (how the season counts it, docs/rules.md). Empty for any other game."""
+    if game.finish_reason != FinishReason.ROUND or score.finished or not score.hands:
+        return []
+    totals = " – ".join(str(total) for total in score.scores)
+    top = max(score.scores)
+    leaders = [side for side, total in enumerate(score.scores) if total == top]
+    if len(leaders) > 1:
+        return [_("Ended by the round: drawn on points (%(score)s).") % {"score": totals}]
+    return [
+        _("Ended by the round: %(winner)s win on points (%(score)s).")
+        % {"winner": sides[leaders[0]], "score": totals}
+    ]

@@ -31,24 +31,24 @@ from tests.leagues_helpers import GAME_1, play, trump, two_games
 
 FIGURES = PlayerStanding.FIGURES
 
-# name: games, wins, win %, for, against, hands, avg, made, attempted, no-trump made, set,
-# kaisers, streak -- worked out by hand from the hand-by-hand tables.
+# name: games, wins, draws, win %, for, against, hands, avg, made, attempted, no-trump made,
+# set, kaisers, streak -- worked out by hand from the hand-by-hand tables.
 EXPECTED_PLAYERS = {
     # G1 won (63 for, 2 against, bids 4/4, set once as a side), G2 lost (-54/14, bids 1/2, 1 nt,
     # side set 3 times): 13 hands, 9 / 13 = 0.69 a hand.
-    "Ann": (2, 1, 50.0, 9, 16, 13, 0.69, 5, 6, 1, 4, 0, -1),
+    "Ann": (2, 1, 0, 50.0, 9, 16, 13, 0.69, 5, 6, 1, 4, 0, -1),
     # G1 won (bids 2/3, side set once), G2 won with Dan (14/-54, bids 1/1): 77 / 13 = 5.92.
-    "Bob": (2, 2, 100.0, 77, -52, 13, 5.92, 3, 4, 0, 1, 0, 2),
+    "Bob": (2, 2, 0, 100.0, 77, -52, 13, 5.92, 3, 4, 0, 1, 0, 2),
     # G1 lost (2/63, bids 1/1), G2 lost with Ann (-54/14, bids 0/2, side set 3 times).
-    "Cat": (2, 0, 0.0, -52, 77, 13, -4.0, 1, 3, 0, 3, 0, -2),
+    "Cat": (2, 0, 0, 0.0, -52, 77, 13, -4.0, 1, 3, 0, 3, 0, -2),
     # G1 lost (2/63), G2 won (14/-54); never bid. 16 / 13 = 1.23.
-    "Dan": (2, 1, 50.0, 16, 9, 13, 1.23, 0, 0, 0, 0, 0, 1),
+    "Dan": (2, 1, 0, 50.0, 16, 9, 13, 1.23, 0, 0, 0, 0, 0, 1),
 }
 EXPECTED_PAIRS = {
-    ("Ann", "Bob"): (1, 1, 100.0, 63, 2, 8, 7.88, 6, 7, 0, 1, 0, 1),
-    ("Cat", "Dan"): (1, 0, 0.0, 2, 63, 8, 0.25, 1, 1, 0, 0, 0, -1),
-    ("Ann", "Cat"): (1, 0, 0.0, -54, 14, 5, -10.8, 1, 4, 1, 3, 0, -1),
-    ("Bob", "Dan"): (1, 1, 100.0, 14, -54, 5, 2.8, 1, 1, 0, 0, 0, 1),
+    ("Ann", "Bob"): (1, 1, 0, 100.0, 63, 2, 8, 7.88, 6, 7, 0, 1, 0, 1),
+    ("Cat", "Dan"): (1, 0, 0, 0.0, 2, 63, 8, 0.25, 1, 1, 0, 0, 0, -1),
+    ("Ann", "Cat"): (1, 0, 0, 0.0, -54, 14, 5, -10.8, 1, 4, 1, 3, 0, -1),
+    ("Bob", "Dan"): (1, 1, 0, 100.0, 14, -54, 5, 2.8, 1, 1, 0, 0, 0, 1),
 }
 
 
@@ -130,7 +130,7 @@ def test_where_hands_need_confirming_only_fully_confirmed_games_count(club, seas
     first.hands.update(confirmed_at=timezone.now())
     second.hands.exclude(number=3).update(confirmed_at=timezone.now())
     rebuild.standings_rebuild(season_id=season.pk)
-    assert player_rows(season)["Bob"][:5] == (1, 1, 100.0, 63, 2)  # game 1 only
+    assert player_rows(season)["Bob"][:6] == (1, 1, 0, 100.0, 63, 2)  # game 1 only
     second.hands.update(confirmed_at=timezone.now())
     rebuild.standings_rebuild(season_id=season.pk)
     assert player_rows(season) == EXPECTED_PLAYERS
@@ -147,9 +147,9 @@ def test_a_made_kaiser_counts_as_a_kaiser_a_bid_and_a_win(club, season, by_name)
     play(club, season, [ann, bob, cat, dan], [kaiser], rules=rules)
     rebuild.standings_rebuild(season_id=season.pk)
     rows = player_rows(season)
-    assert rows["Bob"] == (1, 1, 100.0, 0, 0, 1, 0.0, 1, 1, 0, 0, 1, 1)
-    assert rows["Dan"] == (1, 1, 100.0, 0, 0, 1, 0.0, 0, 0, 0, 0, 0, 1)
-    assert rows["Ann"] == (1, 0, 0.0, 0, 0, 1, 0.0, 0, 0, 0, 0, 0, -1)
+    assert rows["Bob"] == (1, 1, 0, 100.0, 0, 0, 1, 0.0, 1, 1, 0, 0, 1, 1)
+    assert rows["Dan"] == (1, 1, 0, 100.0, 0, 0, 1, 0.0, 0, 0, 0, 0, 0, 1)
+    assert rows["Ann"] == (1, 0, 0, 0.0, 0, 0, 1, 0.0, 0, 0, 0, 0, 0, -1)
 
 
 def test_rebuilding_twice_changes_nothing(club, season, by_name):
@@ -175,12 +175,12 @@ def test_a_rebuild_follows_a_correction_and_a_finished_game_cannot_be_undone(
         game=second, number=5, hand=trump(2, 12, (4, 4), 1, 0, "no"), by=alice, reason="recount"
     )
     rebuild.standings_rebuild(season_id=season.pk)
-    assert player_rows(season)["Dan"][3] == 2 + 22
+    assert player_rows(season)["Dan"][4] == 2 + 22
     # Game 2 is over: undo is no back door around the correction power.
     with pytest.raises(GameClosed):
         hand_undo(game=second)
     rebuild.standings_rebuild(season_id=season.pk)
-    assert player_rows(season)["Dan"][3] == 2 + 22
+    assert player_rows(season)["Dan"][4] == 2 + 22
 
 
 def test_a_season_that_is_gone_or_a_stale_rebuild_writes_nothing(club, season, by_name):

@@ -8,17 +8,23 @@ and `ratings_compute` turn them into the figures the snapshots store.
 
 What counts: finished games of the club (of the season, for standings) and, where the club has
 `hands_need_confirmation` on (or the game is a table of a tournament night that has it on), only
-games whose every hand is confirmed. The engine has the last
-word: a game it does not find finished does not count.
+games whose every hand is confirmed; never the tables of a cancelled night. The engine has the
+last word on a game's outcome (`game_outcome`): a game it finds won counts as won; a game it does
+not find finished counts only when its tournament round ended it (`FinishReason.ROUND`), won on
+the points when the round closed, or drawn when the sides were level.
+
+Game order (standings, streaks, ratings): the day played (`Game.played_on`, or the day it
+finished when the game does not say), then the time it finished, then its id (`GAME_ORDER`).
 
 The figures, per player (and per partnership: two players on the same side of a game):
-- games, wins, win % (one decimal), points for (the side's final score, summed over games),
-  points against (the other sides' final scores, summed), hands (played, throw-ins excluded),
-  average points per hand (points for / hands, two decimals);
+- games, wins, draws, win % (wins / games, one decimal), points for (the side's final score,
+  summed over games), points against (the other sides' final scores, summed), hands (played,
+  throw-ins excluded), average points per hand (points for / hands, two decimals);
 - bids attempted / made: hands the player bid (a partnership: either partner); no-trump bids made
   (`no` and `low`); kaisers: kaiser (and kaiser 40) bids made;
 - times set: hands on which the player's side bid and was set (the partner's bids too);
-- streak: the run of wins (+) or losses (-) ending with the latest counted game.
+- streak: the run of wins (+) or losses (-) ending with the latest counted game (0 when that
+  game was drawn; a draw ends a run).
 """
 
 from __future__ import annotations
@@ -29,11 +35,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from django.db.models import QuerySet
+from django.db.models import F, OrderBy, QuerySet
+from django.db.models.functions import Coalesce, TruncDate
+from django.utils import timezone
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from leagues.clubs.models import Club, Season
-from scorecards.models import Game
+from scorecards.models import FinishReason, Game
 from scorecards.rules import NO_TRUMP_KINDS, GameScore, game_score
 from scorecards.selectors import games_seats_and_inputs, games_where
 
@@ -47,11 +55,42 @@ class CountedGame:
     finished_at: datetime.datetime
     players: tuple[int | None, ...]  # player id by seat (None: a name without a club player)
     score: GameScore
+    winner: int | None  # the side that won (`game_outcome`); None: drawn
+
+
+def game_day() -> Coalesce:
+    """The day a game counts on: the day it was played, or (a game that does not say, such as
+    one imported without a date) the day it finished, in the site's time zone. Never later
+    than needed: on the same day, the finished time decides."""
+    finished = TruncDate("finished_at", tzinfo=timezone.get_default_timezone())
+    return Coalesce(F("played_on"), finished)
+
+
+def game_order() -> tuple[OrderBy, str, str]:
+    """The game order of the standings, streaks and ratings: day (`game_day`), finished time,
+    id. A fresh expression each time (querysets must not share one)."""
+    return (game_day().asc(), "finished_at", "pk")
 
 
 def counted_games_qs(club: Club, season: Season | None = None) -> QuerySet[Game]:
-    """The games that count (`GameQuerySet.counted`), in game order (finished time, then id)."""
-    return games_where(club=club, season=season).counted().order_by("finished_at", "pk")
+    """The games that count (`GameQuerySet.counted`), in game order (`game_order`)."""
+    return games_where(club=club, season=season).counted().order_by(*game_order())
+
+
+def game_outcome(score: GameScore, finish_reason: str) -> tuple[bool, int | None]:
+    """How a finished game counts: (counts, winning side or None for a draw).
+
+    The engine's end wins (target, kaiser, ...). A game its tournament round ended before the
+    engine did (`finish_reason` "round") is won by the side strictly ahead on points when the
+    round closed (its stored hands), and drawn when the leaders are level. Any other game the
+    engine does not find won does not count."""
+    if score.finished:
+        return score.winner is not None, score.winner
+    if finish_reason == FinishReason.ROUND and score.hands:
+        top = max(score.scores)
+        leaders = [side for side, total in enumerate(score.scores) if total == top]
+        return True, leaders[0] if len(leaders) == 1 else None
+    return False, None
 
 
 @dataclass(frozen=True)
@@ -88,14 +127,20 @@ def counted_games(
     club: Club, season: Season | None = None, left_out: list[LeftOut] | None = None
 ) -> Iterator[CountedGame]:
     """Every counted game scored by the engine from its stored hands, in game order (games the
-    engine raises on left out, see `games_scored`; games it does not find won do not count).
+    engine raises on left out, see `games_scored`; games that do not count by `game_outcome`
+    neither).
     A constant number of queries per BATCH games: games, their seats, their hands."""
-    games = list(counted_games_qs(club, season).only("pk", "rules", "first_dealer", "finished_at"))
+    games = list(
+        counted_games_qs(club, season).only(
+            "pk", "rules", "first_dealer", "finished_at", "finish_reason"
+        )
+    )
     for game, players, score in games_scored(games, left_out):
-        if score.finished and score.winner is not None:
+        counts, winner = game_outcome(score, game.finish_reason)
+        if counts:
             # A counted game is finished, so it has its time.
             assert game.finished_at is not None
-            yield CountedGame(game.pk, game.finished_at, players, score)
+            yield CountedGame(game.pk, game.finished_at, players, score, winner)
 
 
 @dataclass(frozen=True)
@@ -108,7 +153,7 @@ class GameResult:
     finished_at: datetime.datetime
     players: Sequence[int | None]  # player id by seat (None: a guest, or a player since deleted)
     sides: Sequence[Sequence[int]]  # the seats of each side
-    winner: int
+    winner: int | None  # None: drawn (a round closed with the sides level)
     scores: Sequence[int]  # final score by side
     hands: int  # every hand, throw-ins included
     seat_counts: Sequence[Sequence[int]]
@@ -151,6 +196,7 @@ def game_counters(score: GameScore) -> tuple[list[list[int]], list[list[int]]]:
 class Figures:
     games: int = 0
     wins: int = 0
+    draws: int = 0
     points_for: int = 0
     points_against: int = 0
     hands: int = 0
@@ -159,15 +205,18 @@ class Figures:
     nt_bids_made: int = 0
     times_set: int = 0
     kaisers: int = 0
-    results: list[bool] = field(default_factory=list)  # won or lost, in game order
+    # Won (True), lost (False) or drawn (None), in game order.
+    results: list[bool | None] = field(default_factory=list)
 
     def add(self, game: GameResult, side: int, counts: Sequence[int]) -> None:
         """Count `game` for one player, or a partnership, on `side`: `counts` are its (their)
         counters (GameSummary.COUNTERS)."""
+        drawn = game.winner is None
         won = game.winner == side
         self.games += 1
         self.wins += won
-        self.results.append(won)
+        self.draws += drawn
+        self.results.append(None if drawn else won)
         self.points_for += game.scores[side]
         self.points_against += sum(s for other, s in enumerate(game.scores) if other != side)
         hands, attempted, made, no_trump, kaisers, times_set = counts
@@ -181,16 +230,17 @@ class Figures:
     def as_row(self) -> dict:
         """The stored figures (StandingFigures fields)."""
         streak = 0
-        if self.results:
-            last = self.results[-1]
+        last = self.results[-1] if self.results else None
+        if last is not None:
             for won in reversed(self.results):
-                if won != last:
+                if won is not last:
                     break
                 streak += 1
             streak = streak if last else -streak
         return {
             "games": self.games,
             "wins": self.wins,
+            "draws": self.draws,
             "win_pct": round(100 * self.wins / self.games, 1) if self.games else 0.0,
             "points_for": self.points_for,
             "points_against": self.points_against,
@@ -259,7 +309,8 @@ def _rating_of(
 
 
 class RatedGame(Protocol):
-    """What rating a game needs: who sat where, the sides, the final scores and the winner."""
+    """What rating a game needs: who sat where, the sides, the final scores and the winner
+    (None: drawn)."""
 
     @property
     def game_id(self) -> int: ...
@@ -270,7 +321,7 @@ class RatedGame(Protocol):
     @property
     def scores(self) -> Sequence[int]: ...
     @property
-    def winner(self) -> int: ...
+    def winner(self) -> int | None: ...
 
 
 def rating_step(
@@ -281,13 +332,16 @@ def rating_step(
     seq: int,
 ) -> list[RatingAfter]:
     """Rate one game on top of `current` (updated in place, as `played`): each side is a team
-    (two partners, or one player); the winner ranks first, the other sides by final score. A
-    seat without a club player plays as a new, unrated player. Returns the ratings after it."""
+    (two partners, or one player); the winner ranks first, the other sides by final score
+    (equal scores tie). A drawn game (no winner) ranks every side by final score: level sides
+    tie. A seat without a club player plays as a new, unrated player. Returns the ratings after
+    it."""
     sides, scores, winner = game.sides, game.scores, game.winner
     teams = [[_rating_of(current, game.players[seat], model) for seat in side] for side in sides]
-    losers = sorted({s for i, s in enumerate(scores) if i != winner}, reverse=True)
+    others = sorted({s for i, s in enumerate(scores) if i != winner}, reverse=True)
+    first = 0 if winner is None else 1
     ranks: list[float] = [
-        0 if side == winner else 1 + losers.index(scores[side]) for side in range(len(sides))
+        0 if side == winner else first + others.index(scores[side]) for side in range(len(sides))
     ]
     rated = model.rate(teams, ranks=ranks)
     after: list[RatingAfter] = []

@@ -45,6 +45,7 @@ class StandingFigures(models.Model):
     FIGURES = (
         "games",
         "wins",
+        "draws",
         "win_pct",
         "points_for",
         "points_against",

@@ -14,6 +14,8 @@ from django.utils import timezone
 from leagues.clubs.models import Club, Player
 from leagues.standings.derived import (
     LeftOut,
+    game_day,
+    game_outcome,
     games_scored,
     rating_model,
     rating_step,
@@ -34,24 +36,37 @@ from scorecards.selectors import games_where
 
 def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
     """Rate game `game_id` on top of the club's stored ratings, when it is the only change since
-    they were computed: it counts, it comes after the last game rated, no other game of the club
-    changed since, and no rated player was deleted. Then the result is exactly what a full
-    rebuild gives (the same steps on the same numbers), for a few queries whatever the size of
-    the season. Returns None (and writes nothing) when any of that does not hold."""
+    they were computed: it counts, it comes after the last game rated in game order
+    (`derived.game_order`: a game dated earlier lands among the rated ones and needs the full
+    rebuild), no other game of the club changed since, and no rated player was deleted. Then
+    the result is exactly what a full rebuild gives (the same steps on the same numbers), for a
+    few queries whatever the size of the season. Returns None (and writes nothing) when any of
+    that does not hold."""
     started = timezone.now()
     with transaction.atomic():
         snapshot = RatingSnapshot.objects.select_for_update().filter(club_id=club_id).first()
-        if snapshot is None or snapshot.last_finished_at is None:
+        if snapshot is None or snapshot.last_finished_at is None or not snapshot.last_game_id:
             return None
         game = (
             games_where(club=club_id, ids=[game_id])
             .counted()
-            .only("pk", "rules", "first_dealer", "finished_at")
+            .only("pk", "rules", "first_dealer", "finished_at", "finish_reason")
             .first()
         )
         if game is None or game.finished_at is None:
             return None
-        if (game.finished_at, game.pk) <= (snapshot.last_finished_at, snapshot.last_game_id or 0):
+        # Where it and the last game rated stand in game order now (a day may have been set
+        # since the last rebuild).
+        keys = {
+            pk: (day, finished_at, pk)
+            for pk, day, finished_at in games_where(
+                club=club_id, ids=[game.pk, snapshot.last_game_id]
+            )
+            .annotate(_day=game_day())
+            .values_list("pk", "_day", "finished_at")
+        }
+        last = keys.get(snapshot.last_game_id)
+        if last is None or game.pk not in keys or keys[game.pk] <= last:
             return None
         # Games in play change all the time and do not matter; a game that is finished, or was
         # counted once (it has a summary), does.
@@ -68,7 +83,8 @@ def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
         if not scored:
             return None
         _game, players, score = scored[0]
-        if not score.finished or score.winner is None:
+        counts, winner = game_outcome(score, game.finish_reason)
+        if not counts:
             return None
         seated = [player for player in players if player is not None]
         live = set(Player.objects.filter(pk__in=seated).values_list("pk", flat=True))
@@ -77,7 +93,7 @@ def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
             [p if p in live else None for p in players],
             score.rules.sides,
             score.scores,
-            score.winner,
+            winner,
         )
         model = rating_model()
         current = {pk: model.rating(mu=row.mu, sigma=row.sigma) for pk, row in stored.items()}
@@ -122,7 +138,7 @@ class AppendedGame:
     players: Sequence[int | None]
     sides: Sequence[Sequence[int]]
     scores: Sequence[int]
-    winner: int
+    winner: int | None  # None: drawn
 
 
 def ratings_write(club_id: int, left_out: list[LeftOut]) -> RatingSnapshot | None:

@@ -1,6 +1,7 @@
 """Rebuilding the derived data (standings, ratings) of a season or club: snapshots computed from
 the stored hands through the rules engine (`leagues.standings.derived`), the standings through
-the per-game summaries (`leagues.standings.summaries`: only games that changed are scored again).
+the per-game summaries (`leagues.standings.summaries`: only games that changed are scored again),
+with the nights each player played and won (`leagues.standings.nights`).
 A rebuild is idempotent: rebuilding twice changes nothing but the snapshot's computed-at time. A
 failed rebuild is recorded as a RebuildFailure and never stops the others."""
 
@@ -30,6 +31,7 @@ from leagues.standings.models import (
     StandingFigures,
     StandingsSnapshot,
 )
+from leagues.standings.nights import NIGHT_FIGURES, nights_compute, season_nights
 from leagues.standings.ratings import ratings_append, ratings_write
 from leagues.standings.rows import newer_snapshot_exists, rows_replace
 from leagues.standings.summaries import counted_results
@@ -119,9 +121,11 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
     season = Season.objects.select_related("club").filter(pk=season_id).first()
     if season is None:
         return None
-    players, pairs, game_count, hand_count = standings_compute(
-        counted_results(season.club, season, left_out)
-    )
+    results = counted_results(season.club, season, left_out)
+    players, pairs, game_count, hand_count = standings_compute(results)
+    nights = nights_compute(season_nights(season.pk), results)
+    for player, row in players.items():
+        row.update(nights.get(player) or dict.fromkeys(NIGHT_FIGURES, 0))
     fields = StandingFigures.FIGURES
     with transaction.atomic():
         snapshot = StandingsSnapshot.objects.select_for_update().filter(season=season).first()
@@ -130,7 +134,7 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
         rows_replace(
             PlayerStanding.objects.filter(season=season),
             ("player_id",),
-            fields,
+            (*fields, *NIGHT_FIGURES),
             players,
             lambda k, figures: PlayerStanding(season=season, player_id=k, **figures),
         )

@@ -55,6 +55,14 @@ def games_deleted_receive(
     derived_data_mark_stale(season_ids=season_ids, club_ids=club_ids)
 
 
+def night_changed_receive(
+    sender: Any, *, season_ids: Iterable[int], club_ids: Iterable[int], **kwargs: Any
+) -> None:
+    """`leagues.tournaments.season_nights.night_changed`: a night finished (its winners count
+    in the season standings) or was cancelled (its games stop counting): stale until rebuilt."""
+    derived_data_mark_stale(season_ids=season_ids, club_ids=club_ids)
+
+
 def game_result_changed_receive(sender: Any, *, game: Any, **kwargs: Any) -> None:
     """`scorecards.hooks.game_result_changed`: rebuild what the game counts in."""
     derived_data_queue(game=game)

@@ -4,8 +4,13 @@ that changed since the last one.
 
 A summary is kept in step by comparing, at every rebuild, the `version` it was computed from
 with the game's version now (`game_version`): a fingerprint read from the database, not from any
-event or signal, of everything a summary depends on. A summary is derived data: deleting any or
-all of them costs only the time to compute them again.
+event or signal, of everything a summary depends on, and of the way summaries are computed
+(`SUMMARY_FORMAT`): a summary stored by an older release is computed again, never misread. A
+summary is derived data: deleting any or all of them costs only the time to compute them again.
+
+A summary's `winner` is the outcome `derived.game_outcome` gives: a side, or None. None reads as
+a draw for a game its tournament round ended (`FinishReason.ROUND`, part of the fingerprint) and
+as "does not count" for any other game.
 """
 
 from __future__ import annotations
@@ -25,15 +30,27 @@ from leagues.standings.derived import (
     LeftOut,
     counted_games_qs,
     game_counters,
+    game_order,
+    game_outcome,
     games_scored,
 )
 from leagues.standings.models import GameSummary
-from scorecards.models import Game
+from scorecards.models import FinishReason, Game
 from scorecards.selectors import game_last_change, games_where
 
 log = logging.getLogger(__name__)
 
-_VERSION_FIELDS = ("updated_at", "_last_change", "hand_count", "first_dealer", "_rules_text")
+# Bumped whenever what a summary stores, or how it is read, changes: 2 counts the games a
+# tournament round ended (won on points, or drawn).
+SUMMARY_FORMAT = 2
+_VERSION_FIELDS = (
+    "updated_at",
+    "_last_change",
+    "hand_count",
+    "first_dealer",
+    "_rules_text",
+    "finish_reason",
+)
 _SUMMARY_FIELDS = (
     "version",
     "players",
@@ -52,28 +69,39 @@ def games_versioned(games: QuerySet[Game]) -> QuerySet[Game]:
 
 
 def game_version(
-    updated_at: Any, last_change: int | None, hand_count: int, first_dealer: int, rules_text: str
+    updated_at: Any,
+    last_change: int | None,
+    hand_count: int,
+    first_dealer: int,
+    rules_text: str,
+    finish_reason: str,
 ) -> str:
     """The fingerprint of a game as its summary sees it (the columns of `games_versioned`).
 
     It changes with every hand entered, corrected, undone or confirmed (each writes a hand
     version and touches the game's `updated_at`, which the sheet's poll reads too), every
     finish, abandon or other save of the game (`updated_at`: an admin's edit of its seats
-    included), and any change to its rules or first dealer, even one written without `save()`.
-    A change the summary does not depend on (a confirmation) only costs one game re-scored."""
+    included), and any change to its rules, first dealer or finish reason (the round that ended
+    it), even one written without `save()`, and with `SUMMARY_FORMAT`. A change the summary
+    does not depend on (a confirmation) only costs one game re-scored."""
     rules = zlib.crc32((rules_text or "").encode())
-    return f"{updated_at.timestamp():.6f}/{last_change or 0}/{hand_count}/{first_dealer}/{rules:x}"
+    return (
+        f"v{SUMMARY_FORMAT}/{updated_at.timestamp():.6f}/{last_change or 0}/{hand_count}"
+        f"/{first_dealer}/{rules:x}/{finish_reason or '-'}"
+    )
 
 
-def _summary_of(game_id: int, version: str, players: tuple, score: Any) -> GameSummary:
+def _summary_of(
+    game_id: int, version: str, players: tuple, score: Any, finish_reason: str
+) -> GameSummary:
     seat_counts, side_counts = game_counters(score)
-    won = score.finished and score.winner is not None
+    _counts, winner = game_outcome(score, finish_reason)
     return GameSummary(
         game_id=game_id,
         version=version,
         players=list(players),
         sides=[list(side) for side in score.rules.sides],
-        winner=score.winner if won else None,
+        winner=winner,
         scores=list(score.scores),
         hands=len(score.hands),
         seat_counts=seat_counts,
@@ -97,6 +125,11 @@ def _summaries_store(summaries: list[GameSummary]) -> None:
         log.warning("a game went while its summary was written; the next rebuild writes it")
 
 
+def _counts(summary: dict, finish_reason: str) -> bool:
+    """Whether a (current) summary's game counts: won, or drawn when its round ended it."""
+    return summary["winner"] is not None or finish_reason == FinishReason.ROUND
+
+
 def _result(game_id: int, finished_at: Any, summary: dict, live: set[int]) -> GameResult:
     return GameResult(
         game_id=game_id,
@@ -116,15 +149,15 @@ def counted_results(
     club: Club, season: Season | None = None, left_out: list[LeftOut] | None = None
 ) -> list[GameResult]:
     """The results of the games that count (`counted_games_qs`) for `club` (and `season`), in
-    game order (finished time, then id), each read from its summary: the same figures the engine
+    game order (`derived.game_order`), each read from its summary: the same figures the engine
     gives from the game's hands.
 
     Summaries that are missing or older than their game are first computed by the engine and
     stored (the only writes: derived data). A game the engine raises on is left out and noted
-    in `left_out`; a game the engine does not find won does not count. The summary of a game
-    that stopped counting is left in place: it is read only while its game counts, and only if
-    its version still matches. A constant number of queries whatever the number of games (more
-    only for games whose summary is recomputed: a few per 500 of them)."""
+    in `left_out`; a game that does not count by `derived.game_outcome` is left out. The summary
+    of a game that stopped counting is left in place: it is read only while its game counts,
+    and only if its version still matches. A constant number of queries whatever the number of
+    games (more only for games whose summary is recomputed: a few per 500 of them)."""
     rows = list(
         games_versioned(counted_games_qs(club, season)).values_list(
             "pk",
@@ -135,11 +168,13 @@ def counted_results(
     )
     split = 2 + len(_VERSION_FIELDS)
     versions: dict[int, str] = {}
+    reasons: dict[int, str] = {}
     summaries: dict[int, dict] = {}
     stale: list[int] = []
     for row in rows:
         game_id = row[0]
         version = game_version(*row[2:split])
+        reasons[game_id] = row[split - 1]
         stored = dict(zip(_SUMMARY_FIELDS, row[split:], strict=True))
         versions[game_id] = version
         if stored["version"] == version:
@@ -151,10 +186,10 @@ def counted_results(
         games = list(
             games_where(ids=ids)
             .only("pk", "rules", "first_dealer")
-            .order_by("finished_at", "pk")  # games left out are noted in game order
+            .order_by(*game_order())  # games left out are noted in game order
         )
         fresh = [
-            _summary_of(game.pk, versions[game.pk], players, score)
+            _summary_of(game.pk, versions[game.pk], players, score, reasons[game.pk])
             for game, players, score in games_scored(games, left_out)
         ]
         _summaries_store(fresh)
@@ -164,5 +199,5 @@ def counted_results(
     return [
         _result(game_id, finished_at, summaries[game_id], live)
         for game_id, finished_at, *_rest in rows
-        if game_id in summaries and summaries[game_id]["winner"] is not None
+        if game_id in summaries and _counts(summaries[game_id], reasons[game_id])
     ]

@@ -30,6 +30,7 @@ from leagues.tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
+from leagues.tournaments.season_nights import night_changed_announce
 from leagues.tournaments.seating import (
     Draw,
     History,
@@ -396,4 +397,5 @@ def tournament_finish(*, tournament: Tournament) -> Tournament:
         _close(round_)
     tournament.status = TournamentStatus.FINISHED
     tournament.save(update_fields=["status"])
+    night_changed_announce(tournament=tournament, games_count_changed=False)
     return tournament

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q
 
-from leagues.tournaments.models import RoundStatus, Tournament, TournamentStatus
+from leagues.tournaments.models import (
+    RoundStatus,
+    Tournament,
+    TournamentStatus,
+    TournamentTable,
+)
 from leagues.tournaments.selectors import hands_needed
 from scorecards.hooks import ANNOTATION_PREFIX, TablePlace
 from scorecards.rules import GameScore
@@ -58,3 +63,10 @@ class TournamentTableContext:
             round_closed=value("round_status") == RoundStatus.CLOSED,
             night_over=tournament.status == TournamentStatus.FINISHED,
         )
+
+    def uncounted(self) -> Q:
+        # A correlated NOT EXISTS: exact for games that are no table (no join to make nullable).
+        called_off = TournamentTable.objects.filter(
+            game=OuterRef("pk"), round__tournament__status=TournamentStatus.CANCELLED
+        )
+        return Q(Exists(called_off))
