@@ -165,9 +165,6 @@ class Game(models.Model):
         """Finished or abandoned: its hands change only through a correction."""
         return self.status != GameStatus.IN_PROGRESS
 
-
-class Seat(models.Model):
-    """One player in one seat of a game. The name is kept as it was at the table."""
     def club_asks_confirmation(self) -> bool:
         """Whether the game's club asks the other side to confirm each of its hands: its club
         has confirmation on, and the game was not finished before it was turned on (games
@@ -180,6 +177,9 @@ class Seat(models.Model):
         since = club.confirmation_since
         return since is None or self.finished_at is None or self.finished_at >= since
 
+
+class Seat(models.Model):
+    """One player in one seat of a game. The name is kept as it was at the table."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
