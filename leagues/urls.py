@@ -1,8 +1,34 @@
 from django.urls import path
 
-from leagues import views
+from leagues import season_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),
+    path("clubs/<slug:slug>/delete/", views.club_delete, name="club_delete"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/",
+        season_views.season_detail,
+        name="season_detail",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/edit/",
+        season_views.season_edit,
+        name="season_edit",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/close/",
+        season_views.season_close_view,
+        name="season_close",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/reopen/",
+        season_views.season_reopen_view,
+        name="season_reopen",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/delete/",
+        season_views.season_delete_view,
+        name="season_delete",
+    ),
 ]

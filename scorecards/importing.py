@@ -117,9 +117,10 @@ class GameImportForm(forms.Form):
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Only this club's seasons: another club's season id is "not one of the choices".
+        # Only this club's open seasons: another club's season id, or a closed season's (an
+        # archive takes no new game), is "not one of the choices".
         season = model_choice_field(self.fields, "season")
-        season.queryset = Season.objects.filter(club=club)
+        season.queryset = Season.objects.filter(club=club, closed_at__isnull=True)
         season.empty_label = _("no season")
 
     def clean(self) -> dict[str, Any]:

@@ -23,7 +23,8 @@ HAND_ENTER = "hand_enter"
 # Correct hands of any game of the club (with a reason once it is over); abandon or delete games.
 HAND_CORRECT_ANY = "hand_correct_any"
 PLAYERS_MANAGE = "players_manage"  # add, rename, link players; invite members
-SEASONS_MANAGE = "seasons_manage"
+SEASONS_MANAGE = "seasons_manage"  # create, edit, close and delete (an empty) season
+SEASONS_REOPEN = "seasons_reopen"  # reopen a closed season: its games can change again
 TOURNAMENTS_RUN = "tournaments_run"
 CLUB_MANAGE = "club_manage"  # club settings, member roles, deleting the club's data
 GAMES_IMPORT = "games_import"  # import kaiser-game/1 records as games of the club
@@ -38,6 +39,7 @@ PERMISSIONS: dict[str, frozenset[Role]] = {
     HAND_CORRECT_ANY: frozenset({Role.OWNER, Role.DIRECTOR, Role.SCORER}),
     PLAYERS_MANAGE: _STAFF,
     SEASONS_MANAGE: _STAFF,
+    SEASONS_REOPEN: frozenset({Role.OWNER}),
     TOURNAMENTS_RUN: _STAFF,
     CLUB_MANAGE: frozenset({Role.OWNER}),
     GAMES_IMPORT: _STAFF,

@@ -43,11 +43,11 @@ def club_players_by_name(club: Club) -> list:
 
 
 def club_current_season(club: Club, on: datetime.date | None = None) -> Season | None:
-    """The season in progress on `on` (today when not given): the latest started by then and
-    not yet ended, or None."""
+    """The season in progress on `on` (today when not given): the latest started by then, not
+    yet ended and not closed (a closed season takes no new game), or None."""
     day = on or timezone.localdate()
     return (
-        club.seasons.filter(starts_on__lte=day)
+        club.seasons.filter(starts_on__lte=day, closed_at__isnull=True)
         .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=day))
         .order_by("-starts_on")
         .first()

@@ -50,7 +50,10 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args, club, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        model_choice_field(self.fields, "season").queryset = Season.objects.filter(club=club)
+        # A closed season is an archive: no night starts in it.
+        model_choice_field(self.fields, "season").queryset = Season.objects.filter(
+            club=club, closed_at__isnull=True
+        )
         # A night is usually set up on the day, in the season being played.
         self.fields["date"].initial = timezone.localdate
         current = club_current_season(club)

@@ -120,6 +120,16 @@ class Tournament(models.Model):
     def fixed_pairs(self) -> bool:
         return self.format != TournamentFormat.ROTATING
 
+    @property
+    def over_message(self) -> str:
+        """Why the night takes no more registration or draw: it is over, or was cancelled
+        (empty while it goes on)."""
+        if self.status == TournamentStatus.CANCELLED:
+            return str(_("This night was cancelled."))
+        if self.status == TournamentStatus.FINISHED:
+            return str(_("The tournament is over."))
+        return ""
+
 
 class TournamentEntry(models.Model):
     """A player registered for the night. In fixed-pairs formats the two partners share a

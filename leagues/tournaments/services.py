@@ -1,8 +1,6 @@
-"""Writes of tournament nights: set-up, registration, draws and rounds. Each service runs in one
-transaction and takes keyword-only arguments. The seating itself is
-`leagues.tournaments.seating` (plain Python); the tables play ordinary games started with
-`scorecards.services.game_start`.
-"""
+"""Writes of tournament nights: set-up, registration, draws and rounds, each in one transaction
+with keyword-only arguments. The seating is `seating` (plain Python); the tables play ordinary
+games (`scorecards.services.game_start`). Cancelling or deleting a night: `lifecycle`."""
 
 from __future__ import annotations
 
@@ -154,8 +152,8 @@ def entry_register(
     players). Fixed pairs register two partners together. Registering after the first draw is a
     late arrival: the entry plays from the next round and is checked in."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament.status == TournamentStatus.FINISHED:
-        raise TournamentError(_("The tournament is over."))
+    if tournament.over_message:
+        raise TournamentError(tournament.over_message)
     people = [_player(tournament.club, player)]
     if tournament.fixed_pairs:
         if partner is None:
@@ -302,8 +300,8 @@ def round_draw(
     draw: a second click (or a resent form) finds it drawn already and changes nothing. Raises
     TournamentError when the draw cannot be made."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament.status == TournamentStatus.FINISHED:
-        raise TournamentError(_("The tournament is over."))
+    if tournament.over_message:
+        raise TournamentError(tournament.over_message)
     rounds = tournament_rounds(tournament)
     if number is not None and number != len(rounds) + 1:
         raise TournamentError(
@@ -393,6 +391,8 @@ def round_close(*, round: TournamentRound) -> TournamentRound:
 def tournament_finish(*, tournament: Tournament) -> Tournament:
     """Close the last round and end the night: the standings are final."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == TournamentStatus.CANCELLED:
+        raise TournamentError(tournament.over_message)
     for round_ in tournament.round_set.filter(status=RoundStatus.PLAYING):
         _close(round_)
     tournament.status = TournamentStatus.FINISHED

@@ -61,7 +61,7 @@ class TournamentTableContext:
             needed=needed,
             played=len(score.hands),
             round_closed=value("round_status") == RoundStatus.CLOSED,
-            night_over=tournament.status == TournamentStatus.FINISHED,
+            night_over=tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED),
         )
 
     def uncounted(self) -> Q:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from leagues.tournaments import board_views, views
+from leagues.tournaments import board_views, night_views, views
 
 urlpatterns = [
     path("club/<slug:slug>/", views.tournament_list, name="tournament_list"),
@@ -29,6 +29,17 @@ urlpatterns = [
     ),
     path("<int:tournament_id>/finish/", views.tournament_finish_view, name="tournament_finish"),
     path("<int:tournament_id>/console/", views.tournament_console, name="tournament_console"),
+    path(
+        "<int:tournament_id>/call-off/",
+        night_views.tournament_call_off,
+        name="tournament_call_off",
+    ),
+    path(
+        "<int:tournament_id>/cancel/", night_views.tournament_cancel_view, name="tournament_cancel"
+    ),
+    path(
+        "<int:tournament_id>/delete/", night_views.tournament_delete_view, name="tournament_delete"
+    ),
     path(
         "<int:tournament_id>/standings/",
         board_views.tournament_standings_view,

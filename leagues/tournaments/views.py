@@ -118,7 +118,7 @@ def _detail_context(
     tournament = access.tournament
     entries = tournament_entries(tournament)
     rounds = list(tournament.round_set.order_by("number"))
-    if entry_form is None and access.can_run and tournament.status != TournamentStatus.FINISHED:
+    if entry_form is None and access.can_run and not tournament.over_message:
         if here is None:
             here = request.GET.get("here") == "1"
         entry_form = EntryForm(tournament=tournament, initial={"checked_in": here})
@@ -133,7 +133,7 @@ def _detail_context(
         "next_number": len(rounds) + 1,
         "entry_form": entry_form,
         "can_draw": access.can_run
-        and tournament.status != TournamentStatus.FINISHED
+        and not tournament.over_message
         and len(rounds) < tournament.rounds,
     }
 
@@ -252,7 +252,11 @@ def round_close_view(request: HtmxHttpRequest, tournament_id: int, number: int) 
 @require_POST
 def tournament_finish_view(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
-    tournament_finish(tournament=access.tournament)
+    try:
+        tournament_finish(tournament=access.tournament)
+    except TournamentError as exc:  # a cancelled night stays cancelled
+        messages.error(request, str(exc))
+        return redirect(access.tournament)
     return redirect("tournament_standings", tournament_id=tournament_id)
 
 
@@ -327,7 +331,7 @@ def tournament_console(request: HtmxHttpRequest, tournament_id: int) -> HttpResp
     current = rounds[-1] if rounds else None
     results = round_results(tournament, current) if current else []
     all_done = bool(results) and all(r.state == "done" for r in results)
-    can_draw = tournament.status != TournamentStatus.FINISHED and len(rounds) < tournament.rounds
+    can_draw = not tournament.over_message and len(rounds) < tournament.rounds
     round_open = current is not None and current.status == RoundStatus.PLAYING
     context = {
         "tournament": tournament,

@@ -106,6 +106,9 @@ def game_start(
         raise RecordError("seats", _("every player must belong to the game's club"))
     if season is not None and (club is None or season.club_id != club.pk):
         raise RecordError("season", _("the season belongs to another club"))
+    if season is not None and season.closed_at is not None:
+        # A closed season is an archive: no new game starts in it.
+        raise RecordError("season", _("the season %(name)s is closed") % {"name": season.name})
     names = [(seat.name if isinstance(seat, Player) else str(seat)).strip() for seat in seats]
     if any(not name for name in names):
         raise RecordError("seats", _("every seat needs a name"))

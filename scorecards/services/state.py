@@ -8,7 +8,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db.models import Exists
+from django.db.models import Exists, F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -65,6 +65,11 @@ class GameClosed(HandRefused):
     status = "closed"
 
 
+class SeasonClosed(GameClosed):
+    """The game's season is closed: an archive whose games take no hand, undo, correction or
+    confirmation until an owner reopens it."""
+
+
 class RoundOver(GameClosed):
     """The table has played every hand of its tournament round: no more hands are entered."""
 
@@ -112,10 +117,22 @@ def game_locked(game_id: int, key: uuid.UUID | None = None) -> Game:
     # transaction already holds the database write lock. Where the game stands as a tournament
     # table (scorecards.hooks) and whether `key` is spent come in the same statement, so
     # finality costs no extra query.
-    games = Game.objects.select_for_update(of=("self",)).annotate(**place_annotations())
+    # Whether the game's season is closed comes in the same statement too: every write of a
+    # game passes here, so this is the one place a closed season refuses it (SeasonClosed).
+    games = Game.objects.select_for_update(of=("self",)).annotate(
+        **place_annotations(), _season_closed_at=F("season__closed_at")
+    )
     if key is not None:
         games = games.annotate(_key_spent=Exists(SpentKey.objects.filter(key=key)))
-    return games.get(pk=game_id)
+    game = games.get(pk=game_id)
+    if getattr(game, "_season_closed_at", None) is not None:
+        raise SeasonClosed(
+            _(
+                "The season of this game is closed: its games stay as they are until an owner "
+                "reopens it."
+            )
+        )
+    return game
 
 
 def hand_inputs(game: Game) -> list[HandInput]:
