@@ -87,7 +87,7 @@ def game_start(
     `seats`, `first_dealer`, `played_on` (a year out of the engine's bounds) or the habit at
     fault."""
     habits = game_habits_parse(habits or {})
-    day = timezone.localdate() if played_on == "today" else played_on
+    day = timezone.localdate() if isinstance(played_on, str) else played_on
     if day is not None:
         played_on_check(day)
     if len(seats) != rules.seats:
