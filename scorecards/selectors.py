@@ -49,6 +49,16 @@ def game_hands(game: Game) -> QuerySet[Hand]:
     return game.hands.annotate(corrected=Exists(corrected)).order_by("number")
 
 
+def game_corrected_numbers(game: Game) -> set[int]:
+    """The numbers of the game's hands changed after they were entered (what `game_hands`
+    marks `corrected`), in one query."""
+    return set(
+        HandVersion.objects.filter(game=game, action=HandAction.CORRECT)
+        .values_list("number", flat=True)
+        .distinct()
+    )
+
+
 def game_scored(game: Game, hands: list[Hand] | None = None) -> GameScore:
     """The engine's full scoring of the game from its stored hands."""
     hands = list(game_hands(game)) if hands is None else hands

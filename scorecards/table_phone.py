@@ -8,7 +8,6 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
@@ -19,14 +18,10 @@ from kaiser_league.inputs import number_or_none
 from leagues.clubs.roles import HAND_CORRECT_ANY
 from scorecards.access import SESSION_TABLE_TOKENS, GameAccess
 from scorecards.models import Game, Hand
-from scorecards.selectors import (
-    seat_names,
-)
+from scorecards.selectors import game_corrected_numbers, seat_names
 from scorecards.services import (
     seat_claim,
 )
-
-SEAT_NAMES_SECONDS = 6 * 3600
 
 # {str(game_id): seat}: a mirror of this phone's SeatClaim rows. A new key, so a seat that an
 # older session merely named (before claims were kept on the server) counts for nothing.
@@ -85,30 +80,31 @@ def wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
+# Where `game_names` keeps what it read on the game object (one request's copy of the game).
+_NAMES_READ = "_kaiser_seat_names"
+
+
 def game_names(game: Game) -> list[str]:
-    """The seat names in seat order: from the prefetched seats, else from the cache (seats
-    never change once a game has started, so this saves a read on every hand submit)."""
-    key = f"kaiser:seat-names:{game.pk}:{game.created_at.timestamp()}"
+    """The seat names in seat order, as the database holds them now: from the prefetched seats,
+    else read once for this game object (one query, then kept on the object for the rest of
+    the request). Never from a per-process cache: a seat renamed through one web process must
+    show on the next page drawn by any other."""
     if "seats" in getattr(game, "_prefetched_objects_cache", {}):
-        names = seat_names(game)
-        cache.set(key, names, SEAT_NAMES_SECONDS)  # the phone that shows the sheet warms it
-        return names
-    return list(cache.get_or_set(key, lambda: seat_names(game), SEAT_NAMES_SECONDS) or [])
-
-
-def _corrected_key(game: Game) -> str:
-    return f"kaiser:corrected:{game.pk}:{game.created_at.timestamp()}"
+        return seat_names(game)
+    names: list[str] | None = game.__dict__.get(_NAMES_READ)
+    if names is None:
+        names = game.__dict__[_NAMES_READ] = seat_names(game)
+    return list(names)
 
 
 def corrected_numbers(game: Game, hands: list[Hand]) -> set[int]:
-    """The numbers of the corrected hands, marked on the sheet. Hands read by `game_hands`
-    carry the mark (and refresh the cached set); hands handed back by a service after a new
-    entry do not, and a new entry corrects nothing: the cached set stands for them."""
-    if hands and not hasattr(hands[0], "corrected"):
-        return cache.get(_corrected_key(game)) or set()
-    numbers = {hand.number for hand in hands if getattr(hand, "corrected", False)}
-    cache.set(_corrected_key(game), numbers, SEAT_NAMES_SECONDS)
-    return numbers
+    """The numbers of the corrected hands, marked on the sheet: from the hands when they carry
+    the mark (read by `game_hands`), else read from the database (hands handed back by a
+    service after a new entry). Never from a per-process cache, which another web process's
+    correction would leave stale."""
+    if hands and hasattr(hands[0], "corrected"):
+        return {hand.number for hand in hands if getattr(hand, "corrected", False)}
+    return game_corrected_numbers(game) if hands else set()
 
 
 def phone_seat(request: HttpRequest, game: Game) -> int | None:
