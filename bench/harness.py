@@ -84,6 +84,9 @@ def production_env(
         AXES_ENABLED="false",
         LOG_LEVEL="WARNING",
         GUNICORN_ACCESS_LOG="/dev/null",
+        # Several gunicorn workers on one machine with no Redis: production settings refuse a
+        # per-process cache; measuring may (every cache is keyed by what it shows).
+        ALLOW_PER_PROCESS_CACHE="true",
     )
     if database_url:
         env["DATABASE_URL"] = database_url

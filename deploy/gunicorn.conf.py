@@ -5,9 +5,11 @@ GUNICORN_THREADS, GUNICORN_TIMEOUT."""
 
 import multiprocessing
 import os
+from typing import Any
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # Requests are short and mostly wait on the database: two processes per core, a few threads each.
+# (kaiser_league/settings.py reads the same default: several processes need a shared CACHE_URL.)
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count()))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 worker_class = "gthread" if threads > 1 else "sync"
@@ -22,3 +24,9 @@ max_requests_jitter = 200
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = "-"
+
+
+def pre_fork(server: Any, worker: Any) -> None:
+    """Tell the worker how many processes really serve (a --workers flag or a TTIN included):
+    its settings refuse several processes on a per-process cache (kaiser_league/settings.py)."""
+    os.environ["WEB_CONCURRENCY"] = str(server.num_workers)

@@ -9,6 +9,9 @@ export DJANGO_SETTINGS_MODULE=kaiser_league.settings
 export DJANGO_DEBUG=false
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/kaiser_league}"
 export CELERY_BROKER_URL="${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}"
+# gunicorn runs several processes (WEB_CONCURRENCY, two per core): they share one cache, or the
+# settings refuse to start (a page must not depend on which process answers it).
+export CACHE_URL="${CACHE_URL:-redis://127.0.0.1:6379/1}"
 export KAISER_STATE_DIR="${KAISER_STATE_DIR:-.serve}"
 export GUNICORN_BIND="${GUNICORN_BIND:-127.0.0.1:8000}"
 # On a server the TLS proxy in front redirects to https; here we are that proxy's plain-HTTP side.

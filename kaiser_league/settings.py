@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -152,6 +153,41 @@ CACHES: dict[str, dict[str, Any]] = {
         }
     )
 }
+
+# Several web processes must share one cache: a page must never depend on which process answers
+# it. Caches that keep nothing between processes (their memory is their own) are refused then.
+PER_PROCESS_CACHES = frozenset({"django.core.cache.backends.locmem.LocMemCache"})
+# gunicorn's worker count, as deploy/gunicorn.conf.py reads it (its default: two per core).
+# gunicorn.conf.py passes the count it really starts (a --workers flag included) to its workers.
+WEB_CONCURRENCY = env_int("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1))
+
+
+def per_process_cache_refusal(
+    *, debug: bool, caches: dict[str, dict[str, Any]], workers: int
+) -> str | None:
+    """Why production must not start with these settings (None when it may): `workers` web
+    processes, DEBUG off, and a cache that each process keeps in its own memory. Each process
+    would then show what it kept, not what the others wrote. DEBUG is the development server
+    (`make run`, one process); one worker has no one to disagree with."""
+    if debug or workers <= 1:
+        return None
+    backends = sorted({conf.get("BACKEND", "") for conf in caches.values()} & PER_PROCESS_CACHES)
+    if not backends:
+        return None
+    kept = ", ".join(backend.rsplit(".", 1)[-1] for backend in backends)
+    return (
+        f"WEB_CONCURRENCY={workers} web processes with DJANGO_DEBUG=false would each keep their "
+        f"own cache ({kept}) and show different pages: set CACHE_URL to a shared cache "
+        "(e.g. CACHE_URL=redis://127.0.0.1:6379/1, see deploy/kaiser.env.example), "
+        "or run a single web process (WEB_CONCURRENCY=1)."
+    )
+
+
+# Only for measuring on one machine without Redis (bench/): every cache left is keyed by what it
+# shows, so pages stay right, but each process warms its own copy. Never on a club server.
+_refusal = per_process_cache_refusal(debug=DEBUG, caches=CACHES, workers=WEB_CONCURRENCY)
+if _refusal and not env_bool("ALLOW_PER_PROCESS_CACHE", False):
+    raise ImproperlyConfigured(_refusal)
 
 # --- Auth -----------------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

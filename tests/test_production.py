@@ -24,6 +24,8 @@ PRODUCTION = {
     "CSRF_TRUSTED_ORIGINS": "https://kaiser.example.org",
     "DATABASE_URL": "postgres://kaiser:secret@127.0.0.1:5432/kaiser_league",
     "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+    # Several web processes share one cache (settings refuse a per-process one).
+    "CACHE_URL": "redis://127.0.0.1:6379/1",
 }
 
 
