@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import get_template
 from django.utils.safestring import mark_safe
@@ -29,12 +30,15 @@ ROW_SECONDS = 6 * 3600
 
 @functools.cache
 def _markup_digest() -> str:
-    """A digest of the sheet's templates, so that HTML kept by an older release of the markup
-    (in a shared cache that outlives a deploy) is never shown."""
+    """A digest of the sheet's templates and of our compiled translations, so that HTML kept by
+    an older release of the markup or of its words (in a shared cache that outlives a deploy,
+    read by old and new web processes alike) is never shown. Made of file contents only: every
+    process of one release computes the same digest."""
     origin = getattr(get_template("scorecards/game_sheet.html"), "origin", None)
     folder = Path(getattr(origin, "name", "") or "").parent
     digest = hashlib.blake2b(digest_size=6)
-    for source in sorted(folder.glob("*.html")):
+    catalogues = [Path(p).glob("*/LC_MESSAGES/*.mo") for p in settings.LOCALE_PATHS]
+    for source in [*sorted(folder.glob("*.html")), *sorted(f for c in catalogues for f in c)]:
         digest.update(source.name.encode() + source.read_bytes())
     return digest.hexdigest()
 
