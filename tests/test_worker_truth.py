@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -305,3 +307,56 @@ def test_production_settings_refuse_to_start_with_a_clear_message(
         assert "Traceback" not in done.stderr.splitlines()[-1]
     else:
         assert done.returncode == 0, done.stderr
+
+
+def _gunicorn_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    from bench.harness import production_env
+
+    env = production_env(static_root=tmp_path / "static", sqlite_path=tmp_path / "db.sqlite3")
+    for name in ("ALLOW_PER_PROCESS_CACHE", "CACHE_URL", "WEB_CONCURRENCY"):
+        env.pop(name, None)
+    env.update(extra)
+    return env
+
+
+def test_gunicorn_with_several_workers_and_no_shared_cache_does_not_start(tmp_path) -> None:
+    from bench.harness import GunicornServer
+
+    server = GunicornServer(_gunicorn_env(tmp_path), workers=2, threads=1, start_timeout=60)
+    try:
+        with pytest.raises(RuntimeError, match="gunicorn exited") as refused:
+            server.start()
+    finally:
+        server.close()
+    assert "set CACHE_URL to a shared cache" in str(refused.value)
+
+
+def test_gunicorn_tells_its_workers_how_many_really_serve(tmp_path) -> None:
+    """WEB_CONCURRENCY says 4 but `--workers 1` starts one: that one process serves."""
+    from bench.harness import HttpSession, free_port
+
+    port = free_port()
+    env = _gunicorn_env(
+        tmp_path, WEB_CONCURRENCY="4", GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_THREADS="1"
+    )
+    with open(tmp_path / "gunicorn.log", "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--config", "deploy/gunicorn.conf.py",
+             "--workers", "1", "kaiser_league.wsgi"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        try:
+            status = None
+            for _ in range(600):
+                assert process.poll() is None, (tmp_path / "gunicorn.log").read_text()[-2000:]
+                try:
+                    status, _headers, _body = HttpSession(f"http://127.0.0.1:{port}").get(
+                        "/healthz"
+                    )
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            assert status == 200
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=30)
