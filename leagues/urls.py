@@ -1,8 +1,14 @@
 from django.urls import path
 
 from leagues import season_views, views
+from leagues.players import views as player_views
 
 urlpatterns = [
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/merge/",
+        player_views.player_merge_page,
+        name="player_merge",
+    ),
     path("", views.home, name="home"),
     path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),
     path("clubs/<slug:slug>/delete/", views.club_delete, name="club_delete"),

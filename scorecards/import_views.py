@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods
 from kaiser_league.http import HtmxHttpRequest
 from leagues.clubs.access import club_for_member
 from leagues.clubs.roles import GAMES_IMPORT
+from scorecards.import_names import PlayersAlike, answers_read, record_text
 from scorecards.importing import GameImportForm, game_import, message_shorten
 from scorecards.rules import KaiserError
 
@@ -23,6 +24,8 @@ def club_game_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     access = club_for_member(request, slug, GAMES_IMPORT)
     club = access.club
     status = 200
+    # Names of the record that only look like players of the club: asked before importing.
+    asks: list[tuple[str, list]] = []
     if request.method == "POST":
         form = GameImportForm(request.POST, request.FILES, club=club)
         if form.is_valid():
@@ -32,6 +35,14 @@ def club_game_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                     record=form.cleaned_data["record"],
                     season=form.cleaned_data["season"],
                     created_by=request.user if request.user.is_authenticated else None,
+                    same=answers_read(request.POST),
+                )
+            except PlayersAlike as exc:
+                asks = list(exc.alike.items())
+                season = form.cleaned_data["season"]
+                initial = {"text": record_text(form.cleaned_data["record"])}
+                form = GameImportForm(
+                    initial={**initial, "season": season.pk if season else None}, club=club
                 )
             except KaiserError as exc:
                 form.add_error(
@@ -52,10 +63,10 @@ def club_game_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                     ) % {"hands": game.hand_count}
                 messages.success(request, text)
                 return redirect(game)
-        status = 422
+        status = 200 if asks else 422
     else:
         form = GameImportForm(club=club)
     template = "scorecards/game_import.html"
     if request.htmx:
         template += "#import-form"
-    return render(request, template, {"club": club, "form": form}, status=status)
+    return render(request, template, {"club": club, "form": form, "asks": asks}, status=status)

@@ -12,7 +12,9 @@ Contract of `game_import`:
   (SQLite) is held for milliseconds even for thousands of hands and other clubs' phones keep
   entering hands; nothing is ever half-imported;
 - players are matched by `leagues.clubs.models.name_key` (Unicode NFKC + case folding) and
-  created if new; when another request creates the same new player at the same moment, the
+  created if new; a name that only looks like a player (accents, case) is never silently a new
+  player: the caller says who it is, or the import is refused (`scorecards.import_names`);
+  when another request creates the same new player at the same moment, the
   import tries again once with the player now there, and otherwise refuses naming `seats`
   (never a 500);
 - the record's `played_on` is kept as the game's day (refused naming `played_on` when after
@@ -39,6 +41,7 @@ from django.utils.translation import gettext_lazy as _
 from kaiser_league.inputs import InputError, ObjectChoiceField, model_choice_field, name_check
 from leagues.clubs.models import Club, Player, Season, name_key
 from leagues.clubs.selectors import players_by_name
+from scorecards.import_names import players_settle
 from scorecards.models import Game, Hand, HandAction, HandVersion
 from scorecards.played_on import played_on_recent
 from scorecards.rules import RecordError, game_score, record_parse
@@ -181,14 +184,20 @@ def _rows_insert(statement: str, rows: list[list[Any]], game_id: int) -> None:
             cursor.executemany(statement, [[game_id, *row] for row in rows[start : start + _BATCH]])
 
 
-def _players_get_or_create(club: Club, names: list[str]) -> list[Player]:
-    """The club's players for `names` (matched by name key), creating the missing ones. Must
-    run inside the import's transaction; an IntegrityError means another request won a race."""
+def _players_get_or_create(
+    club: Club, names: list[str], same: Mapping[str, str], alike_match: bool
+) -> list[Player]:
+    """The club's players for `names` (matched by name key; a name that only looks like a
+    player is settled by `import_names.players_settle`), creating the missing ones. Must run
+    inside the import's transaction; an IntegrityError means another request won a race."""
     keys = [name_key(name) for name in names]
     found = players_by_name(club, names)
+    settled = players_settle(
+        club, [n for n in names if name_key(n) not in found], same=same, alike_match=alike_match
+    )
     players = []
     for name, key in zip(names, keys, strict=True):
-        player = found.get(key)
+        player = found.get(key) or settled.get(name)
         if player is None:
             player = Player.objects.create(club=club, name=name)
             found[key] = player
@@ -202,8 +211,14 @@ def game_import(
     record: Mapping,
     season: Season | None = None,
     created_by: User | None = None,
+    same: Mapping[str, str] | None = None,
+    alike_match: bool = False,
 ) -> Game:
-    """Store a kaiser-game/1 record as a game of `club` (see the module docstring)."""
+    """Store a kaiser-game/1 record as a game of `club` (see the module docstring). A seat name
+    that only looks like a player of the club (accents, case: "Jerome" for "Jérôme") is that
+    player or a new one as `same` answers (name -> player id or "new"); with `alike_match` it
+    is the one player it looks like; else PlayersAlike (a RecordError naming `seats`) says
+    which names are in doubt, and nothing is written."""
     # Late import: services imports this module's neighbours; the helpers below are the ones the
     # table uses, so an imported hand is stored exactly like a hand entered at the table.
     from scorecards.services import game_start, hand_fields, score_apply
@@ -260,7 +275,7 @@ def game_import(
     for attempt in range(2):
         try:
             with transaction.atomic():
-                players = _players_get_or_create(club, names)
+                players = _players_get_or_create(club, names, same or {}, alike_match)
                 game = game_start(
                     seats=players,
                     rules=parsed.rules,

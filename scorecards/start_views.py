@@ -3,6 +3,7 @@ typed names and no club. Every game gets a table link (and QR code) for the othe
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
@@ -16,6 +17,7 @@ from kaiser_league.http import HtmxHttpRequest
 from kaiser_league.inputs import InputError, name_check, number_or_none, number_parse
 from leagues.clubs.access import club_for_member
 from leagues.clubs.models import Club, Player, Season, name_key
+from leagues.clubs.name_match import players_alike
 from leagues.clubs.roles import GAME_START
 from leagues.clubs.selectors import club_current_season, club_players_recent_first
 from scorecards.habits import GameHabitsForm, passing_choices
@@ -54,6 +56,40 @@ def _partners_text(rules: Rules) -> str:
         return _("Everyone plays for themselves.")
     groups = [" & ".join(str(seat + 1) for seat in side) for side in rules.sides]
     return _("Partners (sitting opposite): seats %(groups)s.") % {"groups": "; ".join(groups)}
+
+
+@dataclass(frozen=True)
+class SeatAsk:
+    """A walk-in name that looks like players of the club (`players_alike`): who sits there?"""
+
+    seat: int
+    name: str
+    players: list[Player]
+
+
+def _walk_ins_settle(
+    club: Club, data: Any, names: list[str], seats: list[Player | str]
+) -> list[SeatAsk]:
+    """Settle, in `seats` (and `names`), each walk-in name that looks like a player of the club
+    ("Jerome" for "Jérôme") by the form's answer: `same_<seat>` is the chosen player's id or
+    "new", given for the name in `same_<seat>_for` (an answer given for another name, e.g.
+    before seats moved, is asked again). Returns the seats still asked about (SeatAsk)."""
+    typed = [name for seat, name in zip(seats, names, strict=True) if isinstance(seat, str)]
+    alike = players_alike(club, typed)
+    asks: list[SeatAsk] = []
+    for index, seat in enumerate(seats):
+        name = names[index]
+        if not isinstance(seat, str) or name not in alike:
+            continue
+        answer = _text(data, f"same_{index}") if _text(data, f"same_{index}_for") == name else ""
+        if answer == "new":
+            continue
+        picked = next((p for p in alike[name] if answer == str(p.pk)), None)
+        if picked is not None:
+            seats[index], names[index] = picked, picked.name
+        else:
+            asks.append(SeatAsk(index, name, alike[name]))
+    return asks
 
 
 def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
@@ -113,9 +149,13 @@ def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
                     errors.setdefault("seats", []).append(
                         _("Seat %(n)s: %(error)s") % {"n": seat + 1, "error": error.message}
                     )
-    if starting and not errors:
-        by_name = {player.name_key: player for player in players}
-        seats: list[Player | str] = [by_name.get(name_key(name), name) for name in names]
+    # The key from the name (loaded), not the stored `name_key` (deferred: one query each).
+    by_name = {name_key(player.name): player for player in players}
+    seats: list[Player | str] = [by_name.get(name_key(name), name) for name in names]
+    asks: list[SeatAsk] = []
+    if club is not None and request.method == "POST":
+        asks = _walk_ins_settle(club, data, names, seats)
+    if starting and not errors and not asks:
         # game_start refuses an empty seat and one person in two seats.
         try:
             game = game_start(
@@ -156,6 +196,7 @@ def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
         "partners": _partners_text(rules),
         "first_dealer": first_dealer,
         "table_label": table_label,
+        "asks": asks,
         "played_on": played_on_text if "played_on" in errors else played_on.isoformat(),
         "played_on_latest": played_on_latest().isoformat(),
         "errors": errors,

@@ -23,6 +23,8 @@ HAND_ENTER = "hand_enter"
 # Correct hands of any game of the club (with a reason once it is over); abandon or delete games.
 HAND_CORRECT_ANY = "hand_correct_any"
 PLAYERS_MANAGE = "players_manage"  # add, rename, link players; invite members
+# Make two players of the club one (every seat, entry, account, rating and standing moves).
+PLAYERS_MERGE = "players_merge"
 SEASONS_MANAGE = "seasons_manage"  # create, edit, close and delete (an empty) season
 SEASONS_REOPEN = "seasons_reopen"  # reopen a closed season: its games can change again
 TOURNAMENTS_RUN = "tournaments_run"
@@ -38,6 +40,7 @@ PERMISSIONS: dict[str, frozenset[Role]] = {
     HAND_ENTER: _ALL,
     HAND_CORRECT_ANY: frozenset({Role.OWNER, Role.DIRECTOR, Role.SCORER}),
     PLAYERS_MANAGE: _STAFF,
+    PLAYERS_MERGE: _STAFF,
     SEASONS_MANAGE: _STAFF,
     SEASONS_REOPEN: frozenset({Role.OWNER}),
     TOURNAMENTS_RUN: _STAFF,

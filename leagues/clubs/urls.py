@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from leagues.clubs import views
+from leagues.clubs import player_views, views
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
@@ -28,5 +28,10 @@ urlpatterns = [
     ),
     path("clubs/<slug:slug>/players/", views.club_players, name="club_players"),
     path("clubs/<slug:slug>/players/<int:player_id>/edit/", views.player_edit, name="player_edit"),
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/rename/",
+        player_views.player_rename_page,
+        name="player_rename",
+    ),
     path("clubs/<slug:slug>/seasons/", views.club_seasons, name="club_seasons"),
 ]

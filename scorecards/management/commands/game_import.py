@@ -37,7 +37,9 @@ class Command(BaseCommand):
             if season is None:
                 raise CommandError(f"season: no season {options['season']} at {club.slug}")
         try:
-            game = game_import(club=club, record=record, season=season)
+            # A name that only looks like a player ("Jerome" for "Jérôme") is that player when
+            # it looks like just one; otherwise the import is refused naming them.
+            game = game_import(club=club, record=record, season=season, alike_match=True)
         except KaiserError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(str(game.pk))
