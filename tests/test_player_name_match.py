@@ -312,3 +312,33 @@ def test_player_list_shows_rename_and_merge_to_directors_only(
     assert rename in page and merge in page
     page = as_bob.get(url).content.decode()
     assert rename not in page and merge not in page
+
+
+# --- Adding a player, and the edit page ---------------------------------------------------------
+
+
+def test_adding_a_name_like_a_players_asks_first(as_alice, club, jerome) -> None:
+    url = reverse("club_players", args=[club.slug])
+    response = as_alice.post(url, {"name": TYPED})
+    assert response.status_code == 422
+    error = response.context["form"].errors["name"][0]
+    assert JEROME in error and TYPED in error
+    assert f'name="alike_ok" value="{TYPED}"' in response.content.decode()
+    assert not Player.objects.filter(name=TYPED).exists()
+    # "Someone else": the director says so, and the player is added.
+    response = as_alice.post(url, {"name": TYPED, "alike_ok": TYPED})
+    assert response.status_code == 302
+    assert Player.objects.filter(club=club, name=TYPED).exists()
+
+
+def test_adding_a_new_name_asks_nothing(as_alice, club, jerome) -> None:
+    response = as_alice.post(reverse("club_players", args=[club.slug]), {"name": "Zed"})
+    assert response.status_code == 302 and Player.objects.filter(name="Zed").exists()
+
+
+def test_the_edit_page_refuses_a_rename_like_another_player(as_alice, club, jerome) -> None:
+    ann = Player.objects.create(club=club, name="Ann")
+    url = reverse("player_edit", args=[club.slug, ann.pk])
+    response = as_alice.post(url, {"name": TYPED, "user": ""})
+    assert response.status_code == 422 and JEROME in response.context["form"].errors["name"][0]
+    assert as_alice.post(url, {"name": "Ann", "user": ""}).status_code == 302  # unchanged name

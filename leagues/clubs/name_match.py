@@ -10,7 +10,9 @@ pages ask, showing the player it looks like (`players_alike`), and renames refus
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+
+from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Player, name_key
 
@@ -60,3 +62,11 @@ def name_taken_by(club: Club, name: str, *, other_than: Player | None = None) ->
         if likeness_key(player.name) == key:
             return player
     return None
+
+
+def alike_message(name: str, players: Sequence[Player]) -> str:
+    """Says that `name` looks like `players` of the club, and what a director may do."""
+    return _(
+        "“%(name)s” looks like %(players)s, already a player of the club (only accents, case "
+        "or spaces differ). If it is someone else, add %(name)s anyway."
+    ) % {"name": name, "players": ", ".join(player.name for player in players)}

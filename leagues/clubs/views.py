@@ -32,6 +32,8 @@ from leagues.clubs.forms import (
     SignUpForm,
 )
 from leagues.clubs.models import Invitation, Membership
+from leagues.clubs.name_match import alike_message, players_alike
+from leagues.clubs.player_services import player_rename
 from leagues.clubs.roles import CLUB_MANAGE, PLAYERS_MANAGE, SEASONS_MANAGE
 from scorecards.pot import cents_decimal
 from scorecards.rules_form import RulesForm
@@ -254,6 +256,15 @@ def club_players(request: HttpRequest, slug: str) -> HttpResponse:
         access = club_for_member(request, slug)
     club = access.club
     form = PlayerForm(request.POST or None)
+    alike_name = ""
+    if request.method == "POST" and form.is_valid():
+        name = form.cleaned_data["name"]
+        # A name that only looks like a player's ("Jerome" beside "Jérôme") is added only when
+        # the director says it is someone else (the "add anyway" button sends it back).
+        alike = players_alike(club, [name]).get(name)
+        if alike and request.POST.get("alike_ok") != name:
+            alike_name = name
+            form.add_error("name", alike_message(name, alike))
     if request.method == "POST" and form.is_valid():
         try:
             services.player_save(club=club, name=form.cleaned_data["name"])
@@ -271,6 +282,7 @@ def club_players(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "players": players,
             "form": form,
+            "alike_name": alike_name,
             "can_manage": access.can(PLAYERS_MANAGE),
         },
         status=form_status(request, form),
@@ -286,7 +298,14 @@ def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
     link_form = PlayerLinkForm(request.POST or None, club=club, initial={"user": player.user_id})
     if request.method == "POST" and form.is_valid() and link_form.is_valid():
         try:
-            services.player_save(club=club, name=form.cleaned_data["name"], player=player)
+            if form.cleaned_data["name"] != player.name:
+                # The rename's rule: no name that only differs from another's by accents.
+                player_rename(
+                    player=player,
+                    name=form.cleaned_data["name"],
+                    by=signed_in(request),
+                    action=PLAYERS_MANAGE,
+                )
             services.player_link(player=player, user=link_form.cleaned_data["user"])
         except services.LeagueError as exc:
             form.add_error(exc.field or None, str(exc))
