@@ -206,6 +206,13 @@ def test_the_issues_case_5_exports_agree_with_the_page(season, club, bob) -> Non
     days = {row[0].value: row[-1] for row in standings[1:]}
     assert days["Benoît"].is_date and days["Benoît"].value.date() == LAST_DAY
     assert standings[0][-1].value == "Last game"
+    # Wide enough to show the date (Excel shows "#####" for a date in a narrow column).
+    sheet = days["Benoît"].parent
+    assert sheet.column_dimensions[days["Benoît"].column_letter].width >= len("2026-09-21")
+    # The player's page rounds the same way.
+    benoit = PlayerRating.objects.get(ordinal=4.6917).player
+    player_page = english.get(reverse("player_detail", args=[club.slug, benoit.pk]))
+    assert "<strong>4.7</strong>" in player_page.content.decode()
 
 
 def test_draws_nights_and_night_wins_on_the_page_and_in_both_files(

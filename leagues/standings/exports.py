@@ -128,13 +128,24 @@ def _xlsx_cell(cell: Any, value: Any) -> None:
 def xlsx_bytes(rows: list[list[Any]], title: str) -> bytes:
     """`rows` (of `export_value` cells) as one XLSX sheet named `title`, the header row frozen."""
     from openpyxl import Workbook
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
 
     book = Workbook()
     sheet = book.active
     sheet.title = re.sub(r"[\\/*?:\[\]]", "-", title)[:31] or "Export"
+    widths: dict[int, int] = {}
     for row_number, row in enumerate(rows, start=1):
         for column_number, value in enumerate(row, start=1):
-            _xlsx_cell(sheet.cell(row=row_number, column=column_number), value)
+            cell = sheet.cell(row=row_number, column=column_number)
+            _xlsx_cell(cell, value)
+            if row_number == 1:
+                cell.font = Font(bold=True)
+            shown_width = len(_csv_cell(value, "."))
+            widths[column_number] = max(widths.get(column_number, 0), shown_width)
+    for column_number, width in widths.items():
+        # Wide enough for the longest cell: a date in a narrow column shows as "#####".
+        sheet.column_dimensions[get_column_letter(column_number)].width = min(width + 2, 50)
     sheet.freeze_panes = "A2"
     out = io.BytesIO()
     book.save(out)
