@@ -61,8 +61,8 @@ def player_merge_page(request: HttpRequest, slug: str, player_id: int) -> HttpRe
                 messages.success(
                     request,
                     _(
-                        "%(merged)s merged into %(kept)s: %(seats)s seat(s) and %(entries)s "
-                        "night entry(ies) moved; the standings and ratings are being rebuilt."
+                        "%(merged)s merged into %(kept)s. Seats moved: %(seats)s; night "
+                        "entries moved: %(entries)s. The standings and ratings are being rebuilt."
                     )
                     % {
                         "merged": record.merged_name,
