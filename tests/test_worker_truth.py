@@ -360,3 +360,23 @@ def test_gunicorn_tells_its_workers_how_many_really_serve(tmp_path) -> None:
         finally:
             os.killpg(process.pid, signal.SIGTERM)
             process.wait(timeout=30)
+
+
+# --- the sheet's kept rows across releases ------------------------------------------------------
+
+
+def test_kept_rows_change_key_with_the_translations(settings, tmp_path) -> None:
+    """A shared cache outlives a deploy: rows drawn with last release's French are not shown
+    by a process of the new one (the key's digest covers the compiled catalogues)."""
+    from scorecards import sheet_cache
+
+    catalogue = tmp_path / "fr" / "LC_MESSAGES" / "django.mo"
+    catalogue.parent.mkdir(parents=True)
+    settings.LOCALE_PATHS = [tmp_path]
+    digests = []
+    for words in (b"corrig\xc3\xa9", b"rectifi\xc3\xa9"):
+        catalogue.write_bytes(words)
+        sheet_cache._markup_digest.cache_clear()
+        digests.append(sheet_cache._markup_digest())
+    sheet_cache._markup_digest.cache_clear()
+    assert digests[0] != digests[1]
