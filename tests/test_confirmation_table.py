@@ -435,3 +435,20 @@ def test_only_the_owner_sees_the_settings_page(request, club, who, status) -> No
     assert response.status_code == status
     if status == 200:
         assert b"Turning this on" in response.content
+
+
+def test_a_game_finished_before_confirmation_was_turned_on_asks_nothing_on_its_sheet(
+    club, players, five_finished, as_bob
+) -> None:
+    game = Game.objects.filter(club=club).first()
+    club_settings_update(
+        club=club, name=club.name, standings_public=False, hands_need_confirmation=True
+    )
+    page = as_bob.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert "unconfirmed" not in page and "not confirmed yet" not in page
+    assert 'class="confirm"' not in page and 'id="seat-claim"' not in page
+    # A game started after the switch asks it.
+    ann, cat, bob, dan = players
+    later = play(club, five_finished, [ann, cat, bob, dan], GAME_1[:1])
+    page = as_bob.get(reverse("game_sheet", args=[later.pk])).content.decode()
+    assert "not confirmed yet" in page
