@@ -201,8 +201,8 @@ def test_table_cards_name_the_first_dealer(as_alice, club) -> None:
 
 
 def test_a_big_night_fills_the_wall_screen_by_screen(as_bob, club) -> None:
-    """41 players: 10 tables in two screens of seating, 41 rows in four screens of standings,
-    then back to the seating."""
+    """41 players: 10 tables in three screens of seating, 41 rows in five screens of
+    standings, then back to the seating."""
     night = _night(club, 0)
     for i in range(41):
         entry_register(tournament=night, player=f"B{i:02d}", checked_in=True)
@@ -210,7 +210,7 @@ def test_a_big_night_fills_the_wall_screen_by_screen(as_bob, club) -> None:
     url = reverse("tournament_projector", args=[night.pk])
     seen = []
     query = "show=seating"
-    for _ in range(7):
+    for _ in range(9):
         page = as_bob.get(f"{url}?{query}").content.decode()
         show = re.search(r'class="projector show-(\w+)"', page).group(1)
         tables = page.count('class="projector-table state')
@@ -218,13 +218,15 @@ def test_a_big_night_fills_the_wall_screen_by_screen(as_bob, club) -> None:
         seen.append((show, tables, rows))
         query = re.search(r'hx-get="[^"?]+\?([^"]+)"', page).group(1).replace("&amp;", "&")
     assert seen == [
-        ("seating", 6, 0),
         ("seating", 4, 0),
-        ("standings", 0, 12),
-        ("standings", 0, 12),
-        ("standings", 0, 12),
-        ("standings", 0, 5),
-        ("seating", 6, 0),
+        ("seating", 4, 0),
+        ("seating", 2, 0),
+        ("standings", 0, 10),
+        ("standings", 0, 10),
+        ("standings", 0, 10),
+        ("standings", 0, 10),
+        ("standings", 0, 1),
+        ("seating", 4, 0),
     ]
     # A hostile page number falls back to the first screen.
     assert as_bob.get(url, {"show": "standings", "page": "99999999"}).status_code == 200

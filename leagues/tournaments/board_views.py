@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from kaiser_league.collation import sorted_by_name
@@ -42,9 +43,12 @@ def tournament_standings_view(request: HtmxHttpRequest, tournament_id: int) -> H
 
 
 PROJECTOR_SECONDS = 15  # how long each panel stays on the wall before the next one
-# What fits a 1920 x 1080 screen at the projector's type size (32 px and more).
-PROJECTOR_TABLES = 6
-PROJECTOR_ROWS = 12
+# What fits a 16:9 screen (1920 x 1080, 1280 x 720: the type follows the screen's size) with
+# room for names of two lines (two or three rows, or every side of a table); projector.js
+# splits a screenful further when long names still make it taller than the screen.
+PROJECTOR_TABLES = 4
+PROJECTOR_ROWS = 10
+PANEL_NAMES = {"seating": gettext_lazy("Seating"), "standings": gettext_lazy("Standings")}
 
 
 def _seating(result: TableResult) -> dict:
@@ -60,6 +64,29 @@ def _seating(result: TableResult) -> dict:
         "state": result.state,
         "dealer": names[first_dealer] if first_dealer < len(names) else "",
     }
+
+
+def _panel_query(show: str, page: int) -> str:
+    return f"show={show}&page={page}"
+
+
+def projector_nav(panels: list[tuple[str, int]], shown: tuple[str, int]) -> list[dict]:
+    """Every panel as a link, grouped by kind, so the wall can be stepped without JavaScript:
+    [{"name", "pages": [{"page", "query", "current"}]}]; empty when there is only one panel."""
+    if len(panels) < 2:
+        return []
+    kinds = list(dict.fromkeys(kind for kind, _page in panels))
+    return [
+        {
+            "name": PANEL_NAMES[kind],
+            "pages": [
+                {"page": page, "query": _panel_query(kind, page), "current": (k, page) == shown}
+                for k, page in panels
+                if k == kind
+            ],
+        }
+        for kind in kinds
+    ]
 
 
 def _pages(count: int, size: int) -> int:
@@ -80,8 +107,9 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
     """The night on the hall's projector: full screen, large type, no site header. While a round
     is being played it shows the round's seating and the standings in turn (`?show=seating` or
     `?show=standings`, and `page` when a panel takes more than one screen); each panel names
-    the next one, fetched by htmx polling or, without JavaScript, a meta refresh. Before the
-    first round and once the night is over, only the standings."""
+    the next one, fetched by htmx when static/js/projector.js has shown the whole panel or,
+    without JavaScript, by a meta refresh; every panel is also a link. Before the first round
+    and once the night is over, only the standings."""
     access = tournament_for_member(request, tournament_id)
     tournament = access.tournament
     entries = tournament_entries(tournament)
@@ -109,6 +137,7 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
         "seconds": PROJECTOR_SECONDS,
         "pages": sum(1 for p in panels if p[0] == show),
         "page": number,
+        "nav": projector_nav(panels, wanted),
     }
     if show == "seating":
         names = {entry.pk: entry.player.name for entry in entries}
@@ -118,7 +147,12 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
         context["sitouts"] = sorted_by_name(names[s.entry_id] for s in sitouts)
     else:
         rows = standings.rows[(number - 1) * PROJECTOR_ROWS : number * PROJECTOR_ROWS]
-        context["standings"] = {"rows": rows, "tiebreaks": standings.tiebreaks}
+        context["standings"] = {
+            "rows": rows,
+            "tiebreaks": standings.tiebreaks,
+            # One column for every screenful of the night, or none.
+            "sitouts": any(row.sitouts for row in standings.rows),
+        }
     return render(request, _fragment(request, "tournaments/projector.html", "board"), context)
 
 
