@@ -278,6 +278,25 @@ def test_a_tournament_tables_games_are_played_on_the_nights_day(club, alice, pla
     assert Game.objects.get().played_on == night_day
 
 
+def test_a_night_dated_before_1900_refuses_its_draw_naming_played_on(club, alice, players):
+    from leagues.tournaments.models import TournamentRound
+    from leagues.tournaments.services import (
+        TournamentError,
+        entry_register,
+        round_draw,
+        tournament_create,
+    )
+
+    night = tournament_create(
+        club=club, name="Old", date=datetime.date(1899, 12, 31), created_by=alice
+    )
+    for player in players:
+        entry_register(tournament=night, player=player, checked_in=True)
+    with pytest.raises(TournamentError, match=r"^played_on: "):
+        round_draw(tournament=night, by=alice)
+    assert not Game.objects.exists() and not TournamentRound.objects.exists()
+
+
 # --- The lists: the club page, and French dates -----------------------------------------------
 
 
