@@ -185,12 +185,16 @@ def test_the_entering_phone_gets_no_tick_and_the_other_side_confirms_every_hand(
     assert refused.json()["message"] == (
         "Your side entered this hand: a player of the other side confirms it."
     )
+    page = entering.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert 'id="confirm-hint"' not in page
     for name in ("other side's phone (Dan, side 1)", "member seated on side 1 (Cat)"):
         assert offered(who[name], game) == everything, name
         assert all(accepted(who[name], game, n) for n in everything), name
 
     # Dan's phone confirms them all, as a phone without JavaScript would (303 to the sheet).
     dan = who["other side's phone (Dan, side 1)"]
+    page = dan.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert "you confirm as Dan." in page
     for number in sorted(everything):
         response = dan.post(reverse("hand_confirm", args=[game.pk, number]))
         assert response.status_code == 303 and response["Location"].endswith(
