@@ -272,6 +272,9 @@ def hostile_world(world) -> dict:  # noqa: F811 - the fixture of tests/test_url_
     )
     hand_record(game=game, hand=HandInput(**json.loads(VALID_HAND_INPUT)))
     game_token_issue(game=game)
+    # A hand at a table of the night too: its delete button is then refused, and the night
+    # every example needs stays (as the game above, with a hand, is never deleted).
+    hand_record(game=world["table"].game, hand=HandInput(**json.loads(VALID_HAND_INPUT)))
     return {**world, "game": game}
 
 

@@ -19,6 +19,7 @@ from leagues.tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
+from leagues.tournaments.season_nights import night_changed_announce
 from leagues.tournaments.services import TournamentError
 from scorecards.models import GameStatus
 from scorecards.services import game_abandon, games_delete
@@ -125,6 +126,7 @@ def tournament_cancel(*, tournament: Tournament, by: User | None) -> Tournament:
     )
     locked.status = TournamentStatus.CANCELLED
     locked.save(update_fields=["status"])
+    night_changed_announce(tournament=locked, games_count_changed=True)
     return locked
 
 
@@ -141,6 +143,7 @@ def tournament_delete(*, tournament: Tournament, by: User | None) -> int:
     if not fate.can_delete:
         raise TournamentError(fate.delete_refusal)
     games = [table.game for table in tables]
+    night_changed_announce(tournament=locked, games_count_changed=False)
     # The tables protect their games: the night (and its tables) goes first.
     locked.delete()
     return games_delete(games=games)

@@ -1,6 +1,5 @@
-"""Writes of tournament nights: set-up, registration, draws and rounds, each in one transaction
-with keyword-only arguments. The seating is `seating` (plain Python); the tables play ordinary
-games (`scorecards.services.game_start`). Cancelling or deleting a night: `lifecycle`."""
+"""Writes of tournament nights (set-up, registration, draws, rounds): one transaction each. The
+seating is `seating`; the tables are `scorecards` games; cancel or delete a night: `lifecycle`."""
 
 from __future__ import annotations
 
