@@ -233,3 +233,27 @@ def test_a_game_dated_before_the_last_rated_one_is_rated_in_its_place(club, play
     assert {p.pk: p.games for p in PlayerRating.objects.filter(club=club)} == {
         pk: row["games"] for pk, row in final.items()
     }
+
+
+def test_closing_a_round_of_several_tables_queues_one_rebuild_of_each(
+    club, django_capture_on_commit_callbacks, monkeypatch
+):
+    season = _season(club)
+    night = _night(club, season)
+    entry_register(tournament=night, player=WALK_IN, checked_in=True)
+    made = round_draw(tournament=night)
+    assert len(made.tables) == 2
+    _play(made)
+    calls: list[str] = []
+    standings, ratings = rebuild.standings_rebuild, rebuild.ratings_rebuild
+    monkeypatch.setattr(
+        rebuild, "standings_rebuild", lambda **kw: calls.append("standings") or standings(**kw)
+    )
+    monkeypatch.setattr(
+        rebuild, "ratings_rebuild", lambda **kw: calls.append("ratings") or ratings(**kw)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        round_close(round=night.round_set.get(number=1))
+    assert sorted(calls) == ["ratings", "standings"]
+    assert StandingsSnapshot.objects.get(season=season).games == 2
+    assert PlayerRating.objects.filter(club=club).count() == 8

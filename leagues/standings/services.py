@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -125,17 +126,46 @@ def _publish_connection() -> Any:
     return app.connection_for_write(connect_timeout=timeout, transport_options=options)
 
 
+class _Batch:
+    """Games whose result changed, sent together by the first of their callbacks to run (the
+    others find it sent)."""
+
+    def __init__(self) -> None:
+        self.games: list[tuple[int | None, int, int]] = []  # (season, club, game)
+        self.sent = False
+
+    def send(self) -> None:
+        if self.sent:
+            return
+        self.sent = True
+        game_ids = {game_id for _season, _club, game_id in self.games}
+        derived_data_send(
+            season_ids=sorted({season for season, _club, _game in self.games if season}),
+            club_ids=sorted({club for _season, club, _game in self.games}),
+            # One game: the ratings may add just that game (rebuild.ratings_append).
+            game_id=game_ids.pop() if len(game_ids) == 1 else None,
+        )
+
+
+_batches = threading.local()
+
+
 def derived_data_queue(*, game: Any) -> None:
     """After the current transaction commits, queue the rebuild of the standings of `game`'s
-    season and the ratings of its club. Never raises (see derived_data_send)."""
+    season and the ratings of its club. Never raises (see derived_data_send).
+
+    The games of one transaction share their rebuilds: closing a round of twenty tables queues
+    one rebuild of the season and one of the club's ratings, not twenty of each. Each game
+    registers the batch's callback, so whichever of them survives (a savepoint rolled back
+    takes its own with it) sends them all, and the others find it sent; a game queued by a
+    transaction that rolled back goes with the next batch: one needless, harmless rebuild."""
     if game.club_id is None:
         return
-    season_ids = [game.season_id] if game.season_id else []
-    club_ids, game_id = [game.club_id], game.pk
-    transaction.on_commit(
-        lambda: derived_data_send(season_ids=season_ids, club_ids=club_ids, game_id=game_id),
-        robust=True,
-    )
+    batch: _Batch | None = getattr(_batches, "current", None)
+    if batch is None or batch.sent:
+        batch = _batches.current = _Batch()
+    batch.games.append((game.season_id, game.club_id, game.pk))
+    transaction.on_commit(batch.send, robust=True)
 
 
 def derived_data_stale() -> tuple[list[int], list[int]]:
