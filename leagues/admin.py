@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from leagues.club_removal import club_remove
 from leagues.clubs.models import Club, Invitation, Membership, Player, Season
 from leagues.standings.models import PlayerRating, PlayerStanding, RebuildFailure, StandingsSnapshot
 
@@ -16,6 +17,19 @@ class ClubAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     search_fields = ["name", "slug"]
     inlines = [MembershipInline]
+
+    # A night's table protects its game (TournamentTable.game): deleting a club that ran a
+    # night goes through club_remove, which deletes the nights first, so nothing is protected.
+    def get_deleted_objects(self, objs, request):
+        deleted, counts, perms_needed, _protected = super().get_deleted_objects(objs, request)
+        return deleted, counts, perms_needed, []
+
+    def delete_model(self, request, obj) -> None:
+        club_remove(club=obj)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for club in queryset:
+            club_remove(club=club)
 
 
 @admin.register(Player)

@@ -430,3 +430,20 @@ def test_club_delete_service_refuses_non_owners(club, bob, diana) -> None:
         with pytest.raises(LeagueError, match="Only an owner deletes the club"):
             club_delete(club=club, by=user)
     assert Club.objects.filter(pk=club.pk).exists()
+
+
+def test_the_admin_deletes_a_club_that_ran_a_night(club, season, by_name) -> None:
+    """The error page of the issue: the admin's delete of a club that ran a night met the
+    tables' protected games. It now deletes the nights first, and all goes."""
+    _club_with_a_night(club, season, by_name)
+    admin = get_user_model().objects.create_superuser("root", "root@example.com", PASSWORD)
+    client = client_for(admin)
+    url = reverse("admin:leagues_club_delete", args=[club.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "protected" not in page.content.decode()
+    response = client.post(url, {"post": "yes"})
+    assert response.status_code == 302
+    assert not Club.objects.filter(pk=club.pk).exists()
+    assert not Game.objects.exists() and not Tournament.objects.exists()
+    assert get_user_model().objects.filter(username="bob").exists()
