@@ -9,6 +9,7 @@ import datetime
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from leagues.clubs.models import Player, Season
 from leagues.standings import rebuild
@@ -257,3 +258,15 @@ def test_closing_a_round_of_several_tables_queues_one_rebuild_of_each(
     assert sorted(calls) == ["ratings", "standings"]
     assert StandingsSnapshot.objects.get(season=season).games == 2
     assert PlayerRating.objects.filter(club=club).count() == 8
+
+
+def test_the_sheet_says_the_game_was_ended_by_the_round(club, as_alice):
+    season = _season(club)
+    _tournament, games = _run_night(club, season)
+    drawn, won = games[0], games[1]
+    page = as_alice.get(reverse("game_sheet", kwargs={"game_id": drawn.pk}))
+    assert page.status_code == 200
+    assert "Ended by the round: drawn on points (10 – 10)." in page.content.decode()
+    page = as_alice.get(reverse("game_sheet", kwargs={"game_id": won.pk})).content.decode()
+    names = " &amp; ".join(won.seats.order_by("seat").values_list("name", flat=True)[::2])
+    assert f"Ended by the round: {names} win on points (24 – -4)." in page

@@ -214,8 +214,9 @@ class GameSummary(models.Model):
     Per seat and per side, the counters are the hand figures of `StandingFigures` in the order of
     `COUNTERS`: hands played (throw-ins left out), bids attempted, bids made, no-trump bids made,
     kaisers made, times set (the side's bids set, the partner's included). A side's bids are
-    either partner's. A summary exists also for a game the engine does not find won (`winner`
-    None): such a game never counts."""
+    either partner's. `winner` None is a draw for a game its tournament round ended (its finish
+    reason "round", in the version), and otherwise a game that does not count (the engine does
+    not find it won): see `summaries.counted_results`."""
 
     COUNTERS = ("hands", "bids_attempted", "bids_made", "nt_bids_made", "kaisers", "times_set")
 
