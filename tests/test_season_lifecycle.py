@@ -26,6 +26,7 @@ from leagues.standings.rebuild import standings_rebuild
 from leagues.tournaments.forms import TournamentForm
 from leagues.tournaments.models import Tournament, TournamentTable
 from leagues.tournaments.services import entry_register, round_draw, tournament_create
+from scorecards.importing import GameImportForm
 from scorecards.models import Game, GameStatus, Hand
 from scorecards.rules import RecordError, rules_build
 from scorecards.services import (
@@ -175,6 +176,17 @@ def test_season_page_queries_do_not_grow(
     assert len(few.captured_queries) <= 12
 
 
+def test_season_edit_page_queries(
+    as_alice, club, season, by_name, django_assert_max_num_queries
+) -> None:
+    with django_assert_max_num_queries(8):
+        assert as_alice.get(_url("season_edit", season)).status_code == 200
+    for _ in range(5):
+        play(club, season, [by_name[n] for n in ("Ann", "Cat", "Bob", "Dan")], GAME_2)
+    with django_assert_max_num_queries(8):
+        assert as_alice.get(_url("season_edit", season)).status_code == 200
+
+
 # --- Edit ---------------------------------------------------------------------------------------
 
 
@@ -312,6 +324,7 @@ def test_a_closed_season_is_read_only(alice, bob, club, season, by_name) -> None
         )
     assert club_current_season(club, on=datetime.date(2026, 10, 1)) is None
     assert season not in TournamentForm(club=club).fields["season"].queryset
+    assert season not in GameImportForm(club=club).fields["season"].queryset
     night = tournament_create(club=club, name="Late", date=datetime.date(2026, 11, 1))
     assert night.season is None
     assert (
