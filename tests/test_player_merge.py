@@ -6,9 +6,11 @@ nothing. Refused, naming why, when the two are plainly two people; owners and di
 from __future__ import annotations
 
 import datetime
+import threading
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -304,3 +306,37 @@ def test_earlier_merges_follow_the_kept_player(club, people, alice) -> None:
     player_merge(kept=people[TYPED], merged=people["Dan"], by=alice)
     player_merge(kept=people[JEROME], merged=people[TYPED], by=alice)
     assert set(PlayerMerge.objects.values_list("kept__name", flat=True)) == {JEROME}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("round_", range(3))
+def test_two_directors_merging_at_once_make_one_merge(club, people, alice, round_) -> None:
+    """One merges Jerome into Jérôme while the other merges Jérôme into Jerome, each on its own
+    connection at the same instant: one merge happens, the other is refused saying why."""
+    jerome, typed = people[JEROME], people[TYPED]
+    barrier = threading.Barrier(2)
+    results: list[object] = [None, None]
+
+    def merge(i: int, kept: Player, merged: Player) -> None:
+        try:
+            connection.ensure_connection()
+            barrier.wait()
+            results[i] = player_merge(kept=kept, merged=merged, by=alice)
+        except Exception as exc:  # the loser's answer is what the test checks
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=merge, args=(0, jerome, typed)),
+        threading.Thread(target=merge, args=(1, typed, jerome)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(isinstance(r, PlayerMerge) for r in results) == 1
+    refused = [r for r in results if not isinstance(r, PlayerMerge)]
+    assert isinstance(refused[0], LeagueError) and "no longer exists" in str(refused[0])
+    assert PlayerMerge.objects.count() == 1
+    assert Player.objects.filter(pk__in=[jerome.pk, typed.pk]).count() == 1
