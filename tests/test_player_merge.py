@@ -150,7 +150,7 @@ def test_the_merge_page_previews_what_moves(
     club, people, split_season, as_alice, django_assert_max_num_queries
 ) -> None:
     jerome, typed = people[JEROME], people[TYPED]
-    with django_assert_max_num_queries(16):
+    with django_assert_max_num_queries(17):
         response = as_alice.get(_merge_url(club, typed), {"into": str(jerome.pk)})
     page = response.content.decode()
     assert response.status_code == 200
@@ -340,3 +340,9 @@ def test_two_directors_merging_at_once_make_one_merge(club, people, alice, round
     assert isinstance(refused[0], LeagueError) and "no longer exists" in str(refused[0])
     assert PlayerMerge.objects.count() == 1
     assert Player.objects.filter(pk__in=[jerome.pk, typed.pk]).count() == 1
+
+
+def test_the_merge_page_shows_the_latest_merges(club, people, alice, as_alice) -> None:
+    player_merge(kept=people[JEROME], merged=people[TYPED], by=alice)
+    page = as_alice.get(_merge_url(club, people["Ann"])).content.decode()
+    assert f"{TYPED} into {JEROME}, by alice on " in page

@@ -18,10 +18,12 @@ from kaiser_league.collation import NameOrderedModelChoiceField
 from kaiser_league.http import signed_in
 from kaiser_league.inputs import model_choice_field
 from leagues.clubs.access import player_for_member
-from leagues.clubs.models import Club, Player
+from leagues.clubs.models import Club, Player, PlayerMerge
 from leagues.clubs.roles import PLAYERS_MERGE
 from leagues.clubs.services import LeagueError
 from leagues.players.merge import merge_preview, player_merge
+
+MERGES_SHOWN = 10
 
 
 class MergeForm(forms.Form):
@@ -78,6 +80,16 @@ def player_merge_page(request: HttpRequest, slug: str, player_id: int) -> HttpRe
     return render(
         request,
         "leagues/player_merge.html",
-        {"access": access, "club": club, "player": player, "form": form, "preview": preview},
+        {
+            "access": access,
+            "club": club,
+            "player": player,
+            "form": form,
+            "preview": preview,
+            # The trace of the club's latest merges: who was made one with whom, by whom, when.
+            "merges": list(
+                PlayerMerge.objects.filter(club=club).select_related("kept")[:MERGES_SHOWN]
+            ),
+        },
         status=422 if refused else 200,
     )
