@@ -216,7 +216,7 @@ STEPS = st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 2**32)), min
 
 
 @settings(
-    max_examples=12,
+    max_examples=15,
     deadline=None,
     phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
