@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 from kaiser_league.http import HtmxHttpRequest
 from scorecards.access import GameAccess
 from scorecards.habits import entry_table_habits
+from scorecards.hooks import TablePlace
 from scorecards.models import FinishReason, Game, Hand
 from scorecards.pot import cents_text
-from scorecards.hooks import TablePlace
 from scorecards.presentation import kind_label, sheet_texts, table_qr, winner_text
 from scorecards.qr import table_link
 from scorecards.rules import GameScore, Rules
@@ -26,9 +26,9 @@ from scorecards.selectors import (
     game_scored,
     table_place,
 )
+from scorecards.services import hand_may_confirm, seat_of
 from scorecards.sheet import (
     score_chart,
-from scorecards.services import hand_may_confirm, seat_of
     sheet_notices,
     sheet_rows,
     sheet_version,
@@ -39,9 +39,9 @@ from scorecards.table_phone import (
     corrected_numbers,
     game_names,
     may_stop,
+    phone_id,
     phone_seat,
 )
-    phone_id,
 
 TEMPLATE = "scorecards/game_sheet.html"
 
@@ -173,6 +173,9 @@ def sheet_context(
         "sheet_texts": sheet_texts(),
         "needs_confirming": needs_confirming,
         "unconfirmed": needs_confirming and any(h.confirmed_at is None for h in hands),
+        "confirm": confirm_context(
+            request, access, hands, names, needs_confirming=needs_confirming, place=place
+        ),
         "table_link": link,
         # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
         "table_qr": table_qr(link) if link and not request.htmx else "",
@@ -180,19 +183,9 @@ def sheet_context(
             entry_context(game, rules, score, names, phone_seat=phone_seat(request, game), **entry)
         ),
         "pot": _pot_context(game, score, names),
-        "confirm": confirm_context(
-            request, access, hands, names, needs_confirming=needs_confirming, place=place
-        ),
     }
 
 
-def _pot_context(game: Game, score: GameScore, names: list[str]) -> dict[str, Any] | None:
-    """The pot as the sheet shows it: its total, who fed it and who collected it."""
-    pot = game_pot_of(game, score)
-    if pot is None:
-        return None
-    fed: Counter[int] = Counter(seat for _number, seat in pot.fed)
-    return {
 def confirm_context(
     request: HtmxHttpRequest,
     access: GameAccess,
@@ -229,6 +222,13 @@ def confirm_context(
     return {"asked": True, "seat": seat, "name": name, "numbers": numbers}
 
 
+def _pot_context(game: Game, score: GameScore, names: list[str]) -> dict[str, Any] | None:
+    """The pot as the sheet shows it: its total, who fed it and who collected it."""
+    pot = game_pot_of(game, score)
+    if pot is None:
+        return None
+    fed: Counter[int] = Counter(seat for _number, seat in pot.fed)
+    return {
         "per_set": cents_text(pot.per_set),
         "total": cents_text(pot.total),
         "fed": [(names[seat], cents_text(n * pot.per_set)) for seat, n in sorted(fed.items())],
