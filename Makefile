@@ -27,15 +27,22 @@ demo: migrate
 run: demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-## system-deps: Debian's Chromium for the Playwright tests (never `playwright install`) and
-## GNU gettext for the translation checks
+## system-deps: Debian's Chromium for the Playwright tests (never `playwright install`), GNU
+## gettext for the translation checks, npm for axe-core
 system-deps:
-	@if ! test -x /usr/bin/chromium || ! command -v xgettext >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium gettext; \
-	  else echo "Tests need Debian's chromium and gettext: sudo apt-get install chromium gettext" >&2; exit 1; fi; fi
+	@if ! test -x /usr/bin/chromium || ! command -v xgettext >/dev/null || ! command -v npm >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium gettext npm; \
+	  else echo "Tests need Debian's chromium, gettext and npm: sudo apt-get install chromium gettext npm" >&2; exit 1; fi; fi
+
+## node_modules: axe-core for the browser tests' accessibility checks, the version pinned in
+## package-lock.json (nothing from npm is served to a browser by the app)
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	@touch $(AXE)
 
 ## test: the whole suite. With DATABASE_URL / CELERY_BROKER_URL set, also the tests of the real servers.
-test: venv system-deps
+test: venv system-deps $(AXE)
 	$(PY) manage.py makemigrations --check --dry-run --settings=kaiser_league.settings_test
 	$(PY) -m pytest $(if $(DATABASE_URL),-m "not sqlite",-m "not postgres and not redis") $(PYTEST_ARGS)
 
@@ -89,4 +96,4 @@ serve: venv
 	deploy/serve.sh
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules staticfiles .pytest_cache .hypothesis

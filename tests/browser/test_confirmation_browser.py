@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 
 from leagues.clubs.models import Player, Season
@@ -16,6 +15,7 @@ from leagues.clubs.services import club_settings_update
 from scorecards.models import Game, Hand
 from scorecards.rules import rules_build
 from scorecards.services import game_start, game_token_issue
+from tests.browser.axe import assert_accessible
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_table_sheet_browser import save_and_wait, signed_in, tap_hand
 
@@ -26,8 +26,7 @@ POLL = 10_000  # the sheet polls every 4 s
 
 def accessible(page, what: str) -> None:
     """axe-core finds nothing on the page as it stands."""
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{what}: {results.generate_report()}"
+    assert_accessible(page, what)
 
 
 def test_two_phones_confirm_a_whole_game_and_the_season_counts_it(

@@ -9,7 +9,6 @@ import datetime
 import random
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
 
 from leagues.clubs.models import Season
@@ -23,6 +22,7 @@ from leagues.tournaments.services import (
     tournament_finish,
 )
 from scorecards.services import RoundOver, hand_record
+from tests.browser.axe import assert_accessible
 from tests.browser.conftest import screenshot
 from tests.browser.test_table_sheet_browser import signed_in
 
@@ -117,8 +117,7 @@ def inside(page, screen: dict, items: tuple[str, str]) -> list[str]:
 
 
 def no_violations(page) -> None:
-    results = Axe().run(page)
-    assert results.violations_count == 0, results.generate_snapshot()
+    assert_accessible(page, page.url)
 
 
 def wait_for_change(page, before: tuple) -> None:
