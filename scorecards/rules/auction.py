@@ -14,7 +14,7 @@ from scorecards.rules.calls import (
     call_parse,
     call_text,
 )
-from scorecards.rules.errors import HandError, shown
+from scorecards.rules.errors import HandError, field_named, shown
 from scorecards.rules.hands import HandInput
 from scorecards.rules.i18n import _
 from scorecards.rules.presets import Rules
@@ -108,8 +108,10 @@ def _auction(
         best = (rank, seat, kind, bid)
     if best is None:
         if rules.dealer_may_pass:
-            raise fail(_("every seat passed: record the hand as thrown in instead"))
-        raise fail(_("every seat passed, but the dealer must bid when all the others pass"))
+            message = _("every seat passed: record the hand as thrown in instead")
+        else:
+            message = _("every seat passed, but the dealer must bid when all the others pass")
+        raise fail(field_named("auction", message))
     return _Contract(bidder=best[1], kind=best[2], bid=best[3])
 
 

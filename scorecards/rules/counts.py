@@ -12,7 +12,7 @@ from scorecards.rules.calls import (
     _card_name,
     _is_int,
 )
-from scorecards.rules.errors import HandError, shown
+from scorecards.rules.errors import HandError, field_named, shown
 from scorecards.rules.hands import HandInput
 from scorecards.rules.i18n import _
 from scorecards.rules.presets import Rules
@@ -111,7 +111,7 @@ def _tricks(
                         "seat %(seat)s sits out the kaiser 40 of its partner, so it cannot take "
                         "a trick (got %(tricks)s)"
                     )
-                raise HandError(number, "seat_tricks", message % values)
+                raise HandError(number, "seat_tricks", field_named("seat_tricks", message % values))
     return tricks, seat_tricks
 
 
@@ -173,7 +173,7 @@ def _cards(
             else:
                 # Translators: the card is "the five of hearts" or "the three of spades".
                 message = _("%(card)s went to side %(side)s, which took no trick")
-            raise HandError(number, field, message % values)
+            raise HandError(number, field, field_named(field, message % values))
         taken.append(side)
     five, three = taken
     insult = hand.insult

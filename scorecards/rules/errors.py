@@ -58,6 +58,13 @@ def _field_text(field: str, message: str) -> str:
     return _("%(field)s: %(message)s") % {"field": field, "message": message}
 
 
+def field_named(field: str, message: str) -> str:
+    """`message` led by the hand field it is about (`five_hearts: the five of hearts went to ...`),
+    for a message whose words describe the field without naming it: a reader (or a test, or a
+    form placing the error) finds the field in the text as well as in `.field`."""
+    return _field_text(field, message)
+
+
 class RulesError(KaiserError):
     """A bad rules setting. `str(e)` is `rules: <message>`; `.setting` names the setting (None
     when the rules as a whole are wrong, e.g. not an object)."""

@@ -109,12 +109,12 @@ REFUSED = [
     refused(
         "all pass",
         ["pass", "pass", "pass", "pass"],
-        "every seat passed, but the dealer must bid when all the others pass",
+        "auction: every seat passed, but the dealer must bid when all the others pass",
     ),
     refused(
         "all pass where the dealer may pass",
         ["pass", "pass", "pass", "pass"],
-        "every seat passed: record the hand as thrown in instead",
+        "auction: every seat passed: record the hand as thrown in instead",
         dealer_may_pass=True,
     ),
     refused("above max", ["13", "pass", "pass", "pass"], "auction call 1 (seat 0): bid must be"),

@@ -78,13 +78,13 @@ BAD_HANDS = [
         "five to a side with no trick",
         {"tricks": [8, 0], "five_hearts": 1},
         "five_hearts",
-        "the five of hearts went to side 1, which took no trick",
+        "five_hearts: the five of hearts went to side 1, which took no trick",
     ),
     bad(
         "three to a side with no trick",
         {"tricks": [0, 8], "five_hearts": 1, "three_spades": 0},
         "three_spades",
-        "the three of spades went to side 0, which took no trick",
+        "three_spades: the three of spades went to side 0, which took no trick",
     ),
     # Joffre's insult.
     bad(
@@ -123,7 +123,8 @@ BAD_HANDS = [
         "kaiser 40 partner takes a trick",
         {"kind": "kaiser40", "tricks": None, "seat_tricks": [7, 0, 1, 0]},
         "seat_tricks",
-        "seat 2 sits out the kaiser 40 of its partner, so it cannot take a trick (got 1)",
+        "seat_tricks: seat 2 sits out the kaiser 40 of its partner, so it cannot take a trick "
+        "(got 1)",
         kaiser_40=True,
     ),
     bad(

@@ -158,7 +158,7 @@ def test_words_inside_messages_are_translated(translate) -> None:
     }
     translate(lambda message: catalogue.get(message, message))
     assert str(refusal(BAD_RECORDS[2])) == (
-        "main 1 : le cinq de cœur est allé à l'équipe 1, qui n'a fait aucune levée"
+        "main 1 : five_hearts: le cinq de cœur est allé à l'équipe 1, qui n'a fait aucune levée"
     )
     rules = rules_build({"dealer_may_equal": False})
     with pytest.raises(HandError) as caught:

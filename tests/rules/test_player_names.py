@@ -26,8 +26,8 @@ CASES = [
         "a card to a side without a trick",
         {},
         FIVE_TO_EMPTY,
-        "the five of hearts went to Cat & Dan, who took no trick",
-        "the five of hearts went to side 1, which took no trick",
+        "five_hearts: the five of hearts went to Cat & Dan, who took no trick",
+        "five_hearts: the five of hearts went to side 1, which took no trick",
     ),
     (
         "an auction call too low",
@@ -62,8 +62,9 @@ CASES = [
         HandInput(
             bidder=0, kind="kaiser40", seat_tricks=(7, 0, 1, 0), five_hearts=0, three_spades=0
         ),
-        "Bob sits out the kaiser 40 of their partner, so cannot take a trick (got 1)",
-        "seat 2 sits out the kaiser 40 of its partner, so it cannot take a trick (got 1)",
+        "seat_tricks: Bob sits out the kaiser 40 of their partner, so cannot take a trick (got 1)",
+        "seat_tricks: seat 2 sits out the kaiser 40 of its partner, so it cannot take a trick "
+        "(got 1)",
     ),
     (
         "the wrong dealer",
