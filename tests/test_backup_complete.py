@@ -191,7 +191,13 @@ def test_changes_by_someone_no_longer_a_member_keep_their_name_and_restore() -> 
     Membership.objects.filter(club=club, user__username="dora").delete()
     document = club_export(club)
     corrections = [v for v in document["hand_versions"] if v["action"] == "correct"]
-    assert corrections and all(v["by"] is None and v["by_name"] == "Dóra" for v in corrections)
+    # The link is kept as a name: the account is listed as a former member, with no role.
+    assert corrections and all(v["by"] == "dora" and v["by_name"] == "Dóra" for v in corrections)
+    assert document["former_members"] == [
+        {"username": "dora", "first_name": "Dóra", "last_name": ""}
+    ]
+    assert "dora" not in {m["username"] for m in document["members"]}
     _wipe()
     restored = club_import(data=document)
     assert club_export(restored) == document
+    assert not Membership.objects.filter(user__username="dora").exists()

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from leagues.backup.fields import CLUB_FORMAT, GAME_STATE, _username, _when
+from leagues.backup.fields import CLUB_FORMAT, GAME_STATE, Accounts, _when
 from leagues.backup.sections import _sections_export
 from leagues.clubs.models import (
     Club,
@@ -40,7 +40,7 @@ def club_export(club: Club) -> dict[str, Any]:
         )
         .order_by("created_at", "pk")
     )
-    member_ids = {m.user_id for m in members}
+    accounts = Accounts({m.user_id for m in members})
     players = list(players)
     seasons = list(seasons)
     games = list(games_read)
@@ -49,7 +49,7 @@ def club_export(club: Club) -> dict[str, Any]:
         "seasons": {s.pk: i for i, s in enumerate(seasons)},
         "games": {g.pk: i for i, g in enumerate(games)},
     }
-    return {
+    document: dict[str, Any] = {
         "format": CLUB_FORMAT,
         "club": {
             "name": club.name,
@@ -73,7 +73,7 @@ def club_export(club: Club) -> dict[str, Any]:
         "players": [
             {
                 "name": p.name,
-                "username": _username(p.user, member_ids),
+                "username": accounts.name(p.user),
                 "created_at": _when(p.created_at),
             }
             for p in players
@@ -88,17 +88,20 @@ def club_export(club: Club) -> dict[str, Any]:
             }
             for s in seasons
         ],
-        "games": [_game_export(game, member_ids) for game in games],
-        **_sections_export(club, index, member_ids),
+        "games": [_game_export(game, accounts) for game in games],
+        **_sections_export(club, index, accounts),
     }
+    # Last: every section above has named the accounts it links to.
+    document["former_members"] = accounts.former_export()
+    return document
 
 
-def _game_export(game: Game, members: set[int]) -> dict[str, Any]:
+def _game_export(game: Game, accounts: Accounts) -> dict[str, Any]:
     seats = sorted(game.seats.all(), key=lambda seat: seat.seat)
     return {
         "season": game.season.name if game.season else None,
         "table_label": game.table_label,
-        "created_by": _username(game.created_by, members),
+        "created_by": accounts.name(game.created_by),
         "created_at": _when(game.created_at),
         "finished_at": _when(game.finished_at),
         # Also in the record when known; given here even when not known (null), so that a
@@ -111,7 +114,7 @@ def _game_export(game: Game, members: set[int]) -> dict[str, Any]:
             {
                 "number": hand.number,
                 "idempotency_key": str(hand.idempotency_key),
-                "entered_by": _username(hand.entered_by, members),
+                "entered_by": accounts.name(hand.entered_by),
                 "entered_by_name": hand.entered_by_name,
                 "entered_at": _when(hand.entered_at),
                 "confirmed_at": _when(hand.confirmed_at),

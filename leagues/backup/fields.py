@@ -11,7 +11,14 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.utils.dateparse import parse_date, parse_datetime
 
+from scorecards.rules.record import PLAYED_ON_FIRST, PLAYED_ON_LAST
+
 CLUB_FORMAT = "kaiser-club/1"
+
+# Days and moments a backup may name: the years a game record may give (`played_on`), so that
+# no page ever shifts a date past the calendar's ends (a +23:59 offset in year 1 or 9999).
+FIRST_DAY = PLAYED_ON_FIRST
+LAST_DAY = PLAYED_ON_LAST
 
 
 class BackupError(ValueError):
@@ -28,10 +35,32 @@ def _when(value: datetime.datetime | datetime.date | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _username(user, members: set[int]) -> str | None:
-    """A member's username; None for no one or for an account that is not (or no longer) a
-    member of the club, whose name the document cannot carry (the `*_name` text stays)."""
-    return user.get_username() if user is not None and user.pk in members else None
+class Accounts:
+    """The accounts a document names: the club's members, and every other account a row links
+    to (a removed member who started a game, claimed a seat or corrected a hand), gathered as
+    the export names them so the document can list them (`former_members`)."""
+
+    def __init__(self, members: set[int]) -> None:
+        self.members = members
+        self.former: dict[int, Any] = {}
+
+    def name(self, user) -> str | None:
+        """The account's username (None for no one); a non-member is remembered as former."""
+        if user is None:
+            return None
+        if user.pk not in self.members:
+            self.former[user.pk] = user
+        return user.get_username()
+
+    def former_export(self) -> list[dict[str, str]]:
+        return [
+            {
+                "username": user.get_username(),
+                "first_name": user.first_name,
+                "last_name": user.last_name,
+            }
+            for user in sorted(self.former.values(), key=lambda u: u.get_username())
+        ]
 
 
 def _obj(value: Any, path: str) -> Mapping[str, Any]:
@@ -130,6 +159,8 @@ def _date(value: Any, path: str, *, null: bool = False) -> datetime.date | None:
         parsed = None
     if parsed is None:
         raise BackupError(path, "expected a date such as 2026-09-01")
+    if not FIRST_DAY <= parsed <= LAST_DAY:
+        raise BackupError(path, f"expected a day from {FIRST_DAY} to {LAST_DAY}")
     return parsed
 
 
@@ -143,6 +174,12 @@ def _moment(value: Any, path: str) -> datetime.datetime | None:
         parsed = None
     if parsed is None or parsed.tzinfo is None:
         raise BackupError(path, "expected a date and time with its offset (ISO 8601)")
+    try:
+        day = parsed.astimezone(datetime.UTC).date()
+    except OverflowError:  # e.g. year 1 at +23:59: before the calendar's first moment in UTC
+        day = None
+    if day is None or not FIRST_DAY <= day <= LAST_DAY:
+        raise BackupError(path, f"expected a moment from {FIRST_DAY} to {LAST_DAY}")
     return parsed
 
 

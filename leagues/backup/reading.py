@@ -26,7 +26,9 @@ from leagues.backup.fields import (
     _slug,
     _text,
 )
+from leagues.backup.limits import count_check, slug_shadow_check
 from leagues.backup.sections import _field_check, _sections_check
+from leagues.backup.semantics import semantics_check
 from leagues.clubs.models import (
     Club,
     name_key,
@@ -60,7 +62,7 @@ def _check(data: Any) -> dict[str, Any]:
     checked: dict[str, Any] = {
         "club": {
             "name": _text(club.get("name"), "club.name", max_length=100),
-            "slug": _slug(club.get("slug"), "club.slug"),
+            "slug": slug_shadow_check(_slug(club.get("slug"), "club.slug"), "club.slug"),
             "standings_public": _bool(club.get("standings_public", False), "club.standings_public"),
             "hands_need_confirmation": _bool(
                 club.get("hands_need_confirmation", False), "club.hands_need_confirmation"
@@ -76,17 +78,10 @@ def _check(data: Any) -> dict[str, Any]:
     }
     usernames: set[str] = set()
     members = []
-    for i, raw in enumerate(_list(data.get("members", []), "members")):
+    for i, raw in enumerate(count_check(_list(data.get("members", []), "members"), "members")):
         path = f"members[{i}]"
         member = _obj(raw, path)
-        username = _text(member.get("username"), f"{path}.username", max_length=150)
-        if username in usernames:
-            raise BackupError(f"{path}.username", f"{username!r} is listed twice")
-        try:
-            get_user_model().username_validator(username)
-        except ValidationError as exc:
-            raise BackupError(f"{path}.username", " ".join(exc.messages)) from exc
-        usernames.add(username)
+        username = _username_check(member.get("username"), f"{path}.username", usernames)
         role = member.get("role")
         if role not in Role.values:
             raise BackupError(f"{path}.role", f"expected one of {', '.join(Role.values)}")
@@ -112,11 +107,29 @@ def _check(data: Any) -> dict[str, Any]:
             }
         )
     checked["members"] = members
+    former = []
+    for i, raw in enumerate(
+        count_check(_list(data.get("former_members", []), "former_members"), "former_members")
+    ):
+        path = f"former_members[{i}]"
+        account = _obj(raw, path)
+        former.append(
+            {
+                "username": _username_check(account.get("username"), f"{path}.username", usernames),
+                **{
+                    name: _text(
+                        account.get(name, ""), f"{path}.{name}", max_length=150, required=False
+                    )
+                    for name in ("first_name", "last_name")
+                },
+            }
+        )
+    checked["former_members"] = former
 
     player_names: dict[str, str] = {}
     linked: set[str | None] = set()
     players = []
-    for i, raw in enumerate(_list(data.get("players", []), "players")):
+    for i, raw in enumerate(count_check(_list(data.get("players", []), "players"), "players")):
         path = f"players[{i}]"
         player = _obj(raw, path)
         name = _text(player.get("name"), f"{path}.name", max_length=80).strip()
@@ -140,7 +153,7 @@ def _check(data: Any) -> dict[str, Any]:
 
     season_names: set[str] = set()
     seasons = []
-    for i, raw in enumerate(_list(data.get("seasons", []), "seasons")):
+    for i, raw in enumerate(count_check(_list(data.get("seasons", []), "seasons"), "seasons")):
         path = f"seasons[{i}]"
         season = _obj(raw, path)
         name = _text(season.get("name"), f"{path}.name", max_length=100)
@@ -169,7 +182,7 @@ def _check(data: Any) -> dict[str, Any]:
 
     keys: set[uuid.UUID] = set()
     games = []
-    for i, raw in enumerate(_list(data.get("games", []), "games")):
+    for i, raw in enumerate(count_check(_list(data.get("games", []), "games"), "games")):
         games.append(
             _check_game(
                 _obj(raw, f"games[{i}]"), f"games[{i}]", keys, season_names, player_names, usernames
@@ -178,8 +191,22 @@ def _check(data: Any) -> dict[str, Any]:
     checked["games"] = games
     sizes = {"players": len(players), "seasons": len(seasons), "games": len(games)}
     checked["sections"] = _sections_check(data, sizes, usernames)
+    semantics_check(checked)
     checked["has_versions"] = "hand_versions" in data
     return checked
+
+
+def _username_check(value: Any, path: str, usernames: set[str]) -> str:
+    """An account's username as the sign-up form takes it, listed once in the document."""
+    username = _text(value, path, max_length=150)
+    if username in usernames:
+        raise BackupError(path, f"{username!r} is listed twice")
+    try:
+        get_user_model().username_validator(username)
+    except ValidationError as exc:
+        raise BackupError(path, " ".join(exc.messages)) from exc
+    usernames.add(username)
+    return username
 
 
 def _check_game(

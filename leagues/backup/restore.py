@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from leagues.backup.accounts import accounts_check, accounts_restore
 from leagues.backup.fields import BackupError, _slug, _stamp, _text
+from leagues.backup.limits import slug_shadow_check
 from leagues.backup.reading import _check
 from leagues.backup.sections import _sections_restore
 from leagues.clubs.models import (
@@ -23,19 +25,31 @@ from scorecards.services import game_start, hand_record
 
 
 @transaction.atomic
-def club_import(*, data: Any, slug: str | None = None, name: str | None = None) -> Club:
+def club_import(
+    *,
+    data: Any,
+    slug: str | None = None,
+    name: str | None = None,
+    accounts: Mapping[str, str] | None = None,
+) -> Club:
     """Restore a `kaiser-club/1` document as a new club (`slug` and `name` override the
-    document's, to restore beside the original). Members are matched to existing accounts by
-    username, or get a new account with no usable password. Hands keep their idempotency keys
-    unless a key is taken on this server already (then a new one is given).
+    document's, to restore beside the original). Every account the document names becomes a
+    new account with no usable password (under another name when its own is taken), except
+    those the operator maps, by name, to an existing account that is not a staff account
+    (`accounts={"olga": "olga"}`; see `leagues.backup.accounts`). Hands keep their idempotency
+    keys unless a key is taken on this server already (then a new one is given).
 
     Raises BackupError naming the first problem; then nothing is written."""
     checked = _check(data)
     club_data = checked["club"]
-    slug = _slug(slug, "slug") if slug is not None else club_data["slug"]
+    slug = slug_shadow_check(_slug(slug, "slug"), "slug") if slug is not None else club_data["slug"]
     name = _text(name, "name", max_length=100) if name is not None else club_data["name"]
     if Club.objects.filter(slug=slug).exists():
         raise BackupError("club.slug", f"a club with short name {slug!r} exists already")
+    mapped = accounts_check(
+        accounts,
+        {entry["username"] for entry in [*checked["members"], *checked["former_members"]]},
+    )
     club = Club.objects.create(
         name=name,
         slug=slug,
@@ -46,21 +60,9 @@ def club_import(*, data: Any, slug: str | None = None, name: str | None = None) 
     )
     _stamp(Club, club.pk, created_at=club_data["created_at"])
 
-    user_model = get_user_model()
-    users = {}
+    users = accounts_restore([*checked["members"], *checked["former_members"]], mapped)
     for member in checked["members"]:
-        user = user_model.objects.filter(username=member["username"]).first()
-        if user is None:
-            user = user_model(
-                username=member["username"],
-                email=member["email"],
-                first_name=member["first_name"],
-                last_name=member["last_name"],
-            )
-            user.set_unusable_password()
-            user.save()
-        users[member["username"]] = user
-        Membership.objects.create(club=club, user=user, role=member["role"])
+        Membership.objects.create(club=club, user=users[member["username"]], role=member["role"])
 
     players = {}
     for player in checked["players"]:

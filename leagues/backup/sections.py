@@ -15,6 +15,7 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import QuerySet
 
 from leagues.backup.fields import (
+    Accounts,
     BackupError,
     _bool,
     _date,
@@ -23,8 +24,8 @@ from leagues.backup.fields import (
     _obj,
     _stamp,
     _text,
-    _username,
 )
+from leagues.backup.limits import count_check
 from leagues.clubs.models import (
     Club,
     Invitation,
@@ -186,7 +187,7 @@ SECTIONS: tuple[Section, ...] = (
 
 
 def _sections_export(
-    club: Club, index: dict[str, dict[int, int]], members: set[int]
+    club: Club, index: dict[str, dict[int, int]], accounts: Accounts
 ) -> dict[str, list]:
     """Every section's rows; `index` maps a list's key to {pk: position} and grows as we go."""
     out: dict[str, list] = {}
@@ -208,7 +209,7 @@ def _sections_export(
                 if target == CLUB:
                     continue
                 if target == USER:
-                    row[name] = _username(getattr(obj, name), members)
+                    row[name] = accounts.name(getattr(obj, name))
                 else:
                     pk = getattr(obj, f"{name}_id")
                     row[name] = index[target][pk] if pk is not None else None
@@ -268,12 +269,26 @@ def _field_check(model_field: models.Field, value: Any, path: str) -> Any:
     return value
 
 
+def _model_check(model: type[models.Model], values: dict[str, Any], path: str) -> None:
+    """The model's own checks of its fields (as a form's full_clean runs them) on `values`."""
+    given = set(values)
+    try:
+        model(**values).clean_fields(
+            exclude=[f.name for f in model._meta.concrete_fields if f.name not in given]
+        )
+    except ValidationError as exc:
+        name, messages = next(iter(exc.message_dict.items()))
+        raise BackupError(f"{path}.{name}", " ".join(messages)) from exc
+
+
 def _sections_check(data: Mapping[str, Any], sizes: dict[str, int], usernames: set[str]) -> dict:
     """Every section's rows checked (types, ranges, references); missing sections are empty."""
     checked: dict[str, list] = {}
     for section in SECTIONS:
         rows = []
-        for i, raw in enumerate(_list(data.get(section.key, []), section.key)):
+        for i, raw in enumerate(
+            count_check(_list(data.get(section.key, []), section.key), section.key)
+        ):
             path = f"{section.key}[{i}]"
             row = _obj(raw, path)
             values: dict[str, Any] = {}
@@ -283,6 +298,7 @@ def _sections_check(data: Mapping[str, Any], sizes: dict[str, int], usernames: s
                 if name not in row and model_field.has_default():
                     continue
                 values[name] = _field_check(model_field, row.get(name), f"{path}.{name}")
+            _model_check(section.model, values, path)
             refs: dict[str, Any] = {}
             for name, target in section.refs.items():
                 if target == CLUB:

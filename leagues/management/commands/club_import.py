@@ -1,28 +1,49 @@
-"""manage.py club_import FILE [--slug NEW --name NEW]: restore a club from club_export's JSON."""
+"""manage.py club_import FILE [--slug NEW --name NEW --account NAME=EXISTING ...]: restore a club
+from club_export's JSON."""
 
+import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from leagues.backup import BackupError, club_import
-from scorecards.management.commands.kaiser_score import read_json_argument
+from leagues.backup.limits import MAX_BYTES, document_read
 
 
 class Command(BaseCommand):
     help = (
         "Restore a kaiser-club/1 document as a new club, all in one transaction: a document "
-        "with any problem writes nothing. --slug/--name restore it beside the original."
+        "with any problem writes nothing. --slug/--name restore it beside the original. The "
+        "backup's accounts are made new (no password; another name when theirs is taken) "
+        "unless --account maps one to an existing account."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="kaiser-club/1 JSON file, or - for standard input")
         parser.add_argument("--slug", help="short name for the restored club")
         parser.add_argument("--name", help="name for the restored club")
+        parser.add_argument(
+            "--account",
+            action="append",
+            default=[],
+            metavar="NAME=EXISTING",
+            help="give the backup's account NAME to the existing account EXISTING (repeatable; "
+            "never a staff account)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        data = read_json_argument(options["file"])
+        accounts = {}
+        for pair in options["account"]:
+            source, sep, target = pair.partition("=")
+            if not sep or not source or not target:
+                raise CommandError(f"--account {pair!r}: expected NAME=EXISTING")
+            accounts[source] = target
+        path = options["file"]
         try:
-            club = club_import(data=data, slug=options["slug"], name=options["name"])
+            data = document_read(_read(path), max_bytes=MAX_BYTES)
+            club = club_import(
+                data=data, slug=options["slug"], name=options["name"], accounts=accounts
+            )
         except BackupError as exc:
             raise CommandError(f"nothing imported: {exc}") from exc
         games = club.games.count()
@@ -30,3 +51,14 @@ class Command(BaseCommand):
             f"restored club {club.slug!r}: {club.memberships.count()} members, "
             f"{club.players.count()} players, {club.seasons.count()} seasons, {games} games"
         )
+
+
+def _read(path: str) -> bytes:
+    """At most one byte more than a backup may hold (the check then refuses it unread)."""
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read(MAX_BYTES + 1)
+        with open(path, "rb") as handle:
+            return handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise CommandError(f"{path}: {exc.strerror}") from exc
