@@ -167,3 +167,35 @@ def test_the_command_maps_accounts_only_when_told(tmp_path, capsys) -> None:
     club = Club.objects.get()
     assert _roles(club) == {"olga-2": Role.OWNER, "dora": Role.DIRECTOR, "ulla": Role.MEMBER}
     assert "restored club" in capsys.readouterr().out
+
+
+def test_a_removed_members_links_come_back_as_the_same_names() -> None:
+    """Game created_by, seat claim user and hand version author of someone no longer a member:
+    kept as names, so the club restored into another (empty) database compares equal."""
+    from scorecards.models import HandVersion, SeatClaim
+
+    club = full_club_build()
+    dora = get_user_model().objects.get(username="dora")
+    game = Game.objects.filter(club=club).order_by("pk").first()
+    Game.objects.filter(pk=game.pk).update(created_by=dora)
+    SeatClaim.objects.filter(game=game).update(user=dora)
+    assert HandVersion.objects.filter(game__club=club, by=dora).exists()
+    assert SeatClaim.objects.filter(game=game, user=dora).exists()
+    started = Game.objects.filter(club=club, created_by=dora).count()
+    Membership.objects.filter(club=club, user=dora).delete()
+    document = club_export(club)
+    assert {"username": "dora", "first_name": "Dóra", "last_name": ""} in document["former_members"]
+
+    Tournament.objects.all().delete()
+    Game.objects.all().delete()
+    Club.objects.all().delete()
+    get_user_model().objects.all().delete()
+    restored = club_import(data=json.loads(json.dumps(document)))
+
+    assert club_export(restored) == document
+    dora = get_user_model().objects.get(username="dora")
+    assert not dora.has_usable_password()
+    assert not Membership.objects.filter(user=dora).exists()
+    assert Game.objects.filter(club=restored, created_by=dora).count() == started > 0
+    assert SeatClaim.objects.filter(game__club=restored, user=dora).exists()
+    assert HandVersion.objects.filter(game__club=restored, by=dora).exists()
