@@ -80,7 +80,7 @@ def _auction(
         kind, bid = parsed
         problem = _kind_error(rules, kind)
         if problem is None and kind not in ("kaiser", "kaiser40"):
-            problem = _bid_range_error(rules, bid)
+            problem = _bid_range_error(rules, bid, kind)
         if problem is not None:
             # Translators: an auction call, then what is wrong with it.
             raise fail(_("%(who)s: %(problem)s") % {"who": who(index, seat), "problem": problem})
@@ -156,7 +156,7 @@ def _contract(
         return _Contract(hand.bidder, "kaiser40", KAISER_40_POINTS)
     if hand.bid is None:
         raise HandError(number, "bid", _("bid is missing"))
-    problem = _bid_range_error(rules, hand.bid)
+    problem = _bid_range_error(rules, hand.bid, hand.kind)
     if problem is not None:
         raise HandError(number, "bid", problem)
     return _Contract(hand.bidder, hand.kind, hand.bid)

@@ -17,10 +17,10 @@ from typing import Any
 
 from scorecards.rules.errors import KaiserError
 from scorecards.rules.i18n import _
+from scorecards.rules.preset_changes import _PRESET_CHANGES
 from scorecards.rules.presets import (
     _CHOICES,
     _DERIVED,
-    _PRESET_CHANGES,
     _SETTING_TYPES,
     BOUNDS,
     SETTINGS,
@@ -158,6 +158,17 @@ def _preset_texts() -> dict[str, tuple[str, str]]:
                 "McLoughlin, 1893: the dealer sells the contract or takes it over, a set scores "
                 "nothing, game to 25."
             ),
+        ),
+        "kaisergame.com": (
+            _("kaisergame.com"),
+            _(
+                "kaiser-lib's rules: no bid-out, any side at the target wins (the higher "
+                "score), 13 no and 14 no."
+            ),
+        ),
+        "dcm454": (
+            _("dcm454"),
+            _("Game to 52, or 64 after no trump; non-bidders all or nothing at the target."),
         ),
     }
 

@@ -22,10 +22,13 @@ from typing import Any
 
 from scorecards.rules.errors import RulesError, shown
 from scorecards.rules.i18n import _
+from scorecards.rules.preset_changes import _PRESET_CHANGES
 
 BID_KINDS = ("trump", "no", "low", "kaiser", "kaiser40")
 PARTNERSHIPS = ("pairs", "triples", "individual")
 KAISER_BIDS = ("off", "solo", "team")
+BOTH_CROSS = ("bidder", "higher", "tie")
+NT_TARGET_FOR = ("game", "hand")
 
 # The sides a partnership makes of the seats: seat s plays for side s % side_count.
 _SIDE_COUNT = {"pairs": 2, "triples": 3, "individual": 1}  # seats per side
@@ -64,12 +67,19 @@ class Rules:
     nt_bid_out: int | None = 55
     lose_at: int | None = -52
     win_requires_bid: bool = True
+    both_cross: str = "bidder"
+    nt_target_for: str = "game"
     nonbidder_cap: int | None = None
     bid_out_heart_wins: bool = False
+    bid_out_keeps_losses: bool = True
+    bid_out_bidder_to_target: bool = False
+    defender_all_or_nothing: bool = False
     overtricks: bool = True
     cover_three: bool = False
     kaiser_bid: str = "off"
     kaiser_40: bool = False
+    bid_13_no: int | None = None
+    bid_14_no: int | None = None
     heart_bonus: int = 5
     spade_penalty: int = -3
     dealer_may_equal: bool = True
@@ -136,89 +146,30 @@ _SETTING_TYPES: dict[str, tuple[type, bool]] = {
     f.name: _ANNOTATIONS[str(f.type)] for f in fields(Rules) if f.name != "preset"
 }
 SETTINGS: tuple[str, ...] = tuple(_SETTING_TYPES)
-_CHOICES = {"partnership": PARTNERSHIPS, "kaiser_bid": KAISER_BIDS}
+_CHOICES = {
+    "partnership": PARTNERSHIPS,
+    "kaiser_bid": KAISER_BIDS,
+    "both_cross": BOTH_CROSS,
+    "nt_target_for": NT_TARGET_FOR,
+}
 _DERIVED = ("partnership", "tricks_per_hand", "nt_bid_out", "lose_at")
 
 _STANDARD: dict[str, Any] = {
     name: value for name, value in asdict(Rules()).items() if name not in (*_DERIVED, "preset")
 }
-# What each preset changes from the standard game. `lose_at: None` marks a preset that plays
-# without lose_at; the others lose at minus their target.
-_NO_LOSE_AT = {"lose_at": None}
-_LES_ROIS = {
-    "min_bid": 4,
-    "no_trump": False,
-    "target": 40,
-    "bid_out": None,
-    "nt_target": None,
-    "win_requires_bid": False,
-    **_NO_LOSE_AT,
-}
-_PRESET_CHANGES: dict[str, dict[str, Any]] = {
-    "standard": {},
-    "pagat": {"min_bid": 6, "nt_target": None, "win_requires_bid": False, **_NO_LOSE_AT},
-    "yarotsky": {
-        "min_bid": 6,
-        "bid_out": 46,
-        "dealer_may_equal": False,
-        "kaiser_bid": "solo",
-        **_NO_LOSE_AT,
-    },
-    "bid-out-47": {"bid_out": 47, "nt_target": None, "win_requires_bid": False},
-    "saskatchewan": {"low_no_trump": True},
-    "cap-49": {
-        "min_bid": 6,
-        "bid_out": None,
-        "nonbidder_cap": 49,
-        "nt_target": None,
-        **_NO_LOSE_AT,
-    },
-    "les-rois": _LES_ROIS,
-    "hetu": {**_LES_ROIS, "min_bid": 5, "heart_bonus": 6},
-    "joffre": {
-        "min_bid": 5,
-        "no_trump": False,
-        "target": 41,
-        "bid_out": None,
-        "nt_target": None,
-        "win_requires_bid": False,
-        "joffre_insult": True,
-        **_NO_LOSE_AT,
-    },
-    "three-player": {
-        "seats": 3,
-        "nt_target": None,
-        "win_requires_bid": False,
-        **_NO_LOSE_AT,
-    },
-    "lost-heir": {
-        "no_trump": False,
-        "min_bid": 1,
-        "max_bid": 13,
-        "target": 25,
-        "bid_out": None,
-        "nt_target": None,
-        "win_requires_bid": False,
-        "dealer_may_pass": True,
-        "dealer_sells": True,
-        "set_scores_zero": True,
-        "blank_cards": True,
-        **_NO_LOSE_AT,
-    },
-}
-
 # The range of every numeric setting, checked by `rules_build` whatever the caller (web form,
 # import, backup): a real table's values with room to spare, and small enough that no score of a
 # game can overflow anything downstream. Points settings share one bound; `max_bid` is further
 # held to the points a hand holds (`max_bid_limit`).
 POINTS_LIMIT = 500
+SPECIAL_BID_LIMIT = 1000  # kaiser-lib's 14 no scores 1000 either way
 BOUNDS: Mapping[str, tuple[int, int]] = MappingProxyType(
     {
         "seats": (2, 6),
         "tricks_per_hand": (1, 16),
         "min_bid": (1, 36),
         "max_bid": (1, 36),
-        "target": (10, POINTS_LIMIT),
+        "target": (6, POINTS_LIMIT),
         "nt_target": (11, POINTS_LIMIT),
         "bid_out": (1, POINTS_LIMIT),
         "nt_bid_out": (1, POINTS_LIMIT),
@@ -226,8 +177,27 @@ BOUNDS: Mapping[str, tuple[int, int]] = MappingProxyType(
         "nonbidder_cap": (1, POINTS_LIMIT),
         "heart_bonus": (0, 20),
         "spade_penalty": (-20, 0),
+        "bid_13_no": (1, SPECIAL_BID_LIMIT),
+        "bid_14_no": (1, SPECIAL_BID_LIMIT),
     }
 )
+
+
+def _beyond(name: str, value: int) -> str | None:
+    """What a value beyond its range would need: the ranges reach as far as a known Kaiser
+    engine's rules, so this says so (or which setting plays it), or None."""
+    low, high = BOUNDS[name]
+    if name == "target" and value < low:
+        return _("no known Kaiser engine plays to less than 6 (kaiser-lib's games go down to 6)")
+    if name in ("bid_13_no", "bid_14_no") and value > high:
+        return _("the most any known engine scores for a special bid is 1000 (kaiser-lib's 14 no)")
+    if name in ("min_bid", "max_bid") and value > high:
+        return _special_bids_note()
+    return None
+
+
+def _special_bids_note() -> str:
+    return _("bids of 13 no and 14 no are the settings bid_13_no and bid_14_no (kaiser-lib)")
 
 
 def max_bid_limit(tricks_per_hand: int, heart_bonus: int) -> int:
@@ -285,11 +255,17 @@ def _derive(values: dict[str, Any], given: Mapping[str, Any], preset: str) -> No
 
 def _range_error(name: str, value: int) -> RulesError:
     low, high = BOUNDS[name]
-    return RulesError(
-        _("%(setting)s must be %(low)s to %(high)s (got %(value)s)")
-        % {"setting": name, "low": low, "high": high, "value": shown(value)},
-        name,
-    )
+    message = _("%(setting)s must be %(low)s to %(high)s (got %(value)s)") % {
+        "setting": name,
+        "low": low,
+        "high": high,
+        "value": shown(value),
+    }
+    beyond = _beyond(name, value)
+    if beyond is not None:
+        # Translators: a refusal of a setting, then why no wider value is taken.
+        message = _("%(message)s: %(beyond)s") % {"message": message, "beyond": beyond}
+    return RulesError(message, name)
 
 
 def _check_ranges(v: Mapping[str, Any]) -> None:
@@ -319,14 +295,24 @@ def _check_combinations(v: dict[str, Any]) -> None:
         raise RulesError(message % values, "partnership")
     limit = max_bid_limit(v["tricks_per_hand"], v["heart_bonus"])
     if v["max_bid"] > limit:
-        raise RulesError(
-            _(
-                "max_bid must not be above %(limit)s, the points a hand holds "
-                "(tricks_per_hand + heart_bonus) (got %(max_bid)s)"
+        message = _(
+            "max_bid must not be above %(limit)s, the points a hand holds "
+            "(tricks_per_hand + heart_bonus) (got %(max_bid)s)"
+        ) % {"limit": limit, "max_bid": v["max_bid"]}
+        if v["max_bid"] in (13, 14) and limit < v["max_bid"]:
+            beyond = _special_bids_note()
+            message = _("%(message)s: %(beyond)s") % {"message": message, "beyond": beyond}
+        raise RulesError(message, "max_bid")
+    for name, number in (("bid_13_no", 13), ("bid_14_no", 14)):
+        if v[name] is not None and (not v["no_trump"] or v["max_bid"] >= number):
+            raise RulesError(
+                _(
+                    "%(setting)s needs no_trump on and max_bid below %(number)s "
+                    "(got max_bid %(max_bid)s)"
+                )
+                % {"setting": name, "number": number, "max_bid": v["max_bid"]},
+                name,
             )
-            % {"limit": limit, "max_bid": v["max_bid"]},
-            "max_bid",
-        )
     if v["min_bid"] > v["max_bid"]:
         raise RulesError(
             _("min_bid must not be above max_bid (got %(min_bid)s above %(max_bid)s)")

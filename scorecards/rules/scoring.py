@@ -16,12 +16,11 @@ from typing import Any
 from scorecards.rules.auction import _contract
 from scorecards.rules.calls import (
     INSULT_POINTS,
-    KAISER_40_POINTS,
-    KAISER_POINTS,
     NO_TRUMP_KINDS,
     _is_int,
 )
 from scorecards.rules.counts import _cards, _tricks
+from scorecards.rules.ending import _game_end, _kaiser_result, _special_score
 from scorecards.rules.errors import HandError, RecordError, shown
 from scorecards.rules.habits import HAND_HABITS, hand_habit_error
 from scorecards.rules.hands import GameScore, HandInput, HandScore, _HandScoreDraft
@@ -50,35 +49,6 @@ def _points(
     return tuple(points)
 
 
-def _kaiser_result(
-    rules: Rules,
-    bidder: int,
-    kind: str,
-    taken: int,
-    seat_tricks: tuple[int, ...] | None,
-    five: int | None,
-    three: int | None,
-) -> tuple[bool, int]:
-    """Whether the bidding side made its kaiser or kaiser 40, taking `taken` points, and what
-    that adds to its score (nothing for a kaiser, which decides the game instead)."""
-    if kind == "kaiser":
-        if rules.kaiser_bid != "solo":
-            return taken >= KAISER_POINTS, 0
-        # Solo: the bidder alone takes 12 points, the partner no trick, and the three of spades
-        # ends with an opponent (a three cancelled by a blank card is not known to).
-        assert seat_tricks is not None
-        side = rules.side_of(bidder)
-        if any(seat_tricks[s] for s in rules.partners(bidder)):
-            return False, 0
-        if three is None or three == side:
-            return False, 0
-        alone = seat_tricks[bidder] + (rules.heart_bonus if five == side else 0)
-        return alone >= KAISER_POINTS, 0
-    assert seat_tricks is not None  # a kaiser 40
-    made = seat_tricks[bidder] == rules.tricks_per_hand
-    return made, KAISER_40_POINTS if made else -KAISER_40_POINTS
-
-
 @dataclass(slots=True)
 class _Table:
     """A game between two hands."""
@@ -91,59 +61,6 @@ class _Table:
     finished: bool = False
     winner: int | None = None
     reason: str | None = None
-
-
-def _best(sides: Sequence[int], scores: Sequence[int]) -> int:
-    """The side with the highest score; `sides` come in clockwise order from the bidding side,
-    and `max` keeps the first of equals, which is the rulebook's tie-break."""
-    return max(sides, key=lambda side: scores[side])
-
-
-def _game_end(
-    rules: Rules,
-    after: tuple[int, ...],
-    target: int,
-    kind: str,
-    bidding: int,
-    made: bool,
-    before: tuple[int, ...],
-    bid_out: int | None,
-    five: int | None,
-) -> tuple[int, str] | None:
-    """The winner and reason if this hand, which left the scores at `after` and the target at
-    `target`, ends the game (rulebook: the six steps, in order)."""
-    clockwise = [(bidding + k) % rules.side_count for k in range(rules.side_count)]
-    others = clockwise[1:]
-    # 1. A kaiser wins or loses the game outright.
-    if kind == "kaiser":
-        return (bidding if made else _best(others, after)), "kaiser"
-    # 2. A non-bidding side already at the bid-out takes the five of hearts.
-    if (
-        rules.bid_out_heart_wins
-        and bid_out is not None
-        and five is not None
-        and five != bidding
-        and before[five] >= bid_out
-    ):
-        return five, "heart"
-    # 3. The bidding side made its bid and reached the target (it wins ties with the others).
-    if made and after[bidding] >= target:
-        return bidding, "target"
-    lose_at = rules.lose_at
-    # 4. The bidding side fell to lose_at.
-    if lose_at is not None and after[bidding] <= lose_at:
-        return _best(others, after), "minus"
-    # 5. A non-bidding side reached the target, where a side may win without bidding.
-    if not rules.win_requires_bid:
-        over = [side for side in others if after[side] >= target]
-        if over:
-            return _best(over, after), "target"
-    # 6. A non-bidding side fell to lose_at: the best of the rest wins.
-    if lose_at is not None:
-        lost = {side for side in others if after[side] <= lose_at}
-        if lost:
-            return _best([side for side in clockwise if side not in lost], after), "minus"
-    return None
 
 
 def _checked(rules: Rules, table: _Table, hand: HandInput, number: int) -> Checked | None:
@@ -222,27 +139,70 @@ def _scored(rules: Rules, table: _Table, number: int, checked: Checked) -> HandS
         # bids (no, low) count double.
         times = 2 if kind in NO_TRUMP_KINDS else 1
         made = taken >= bid
-        if made:
+        special = _special_score(rules, bid) if bid > rules.max_bid else None
+        if special is not None:
+            # 13 no or 14 no (kaiser-lib): a fixed score either way, not doubled.
+            bidder_delta = special if made else -special
+        elif made:
             bidder_delta = times * (taken if rules.overtricks else bid)
         else:
             bidder_delta = 0 if rules.set_scores_zero else -times * bid
+    nt_target = rules.nt_target
+    raised = (
+        made
+        and nt_target is not None
+        and kind in NO_TRUMP_KINDS
+        and rules.nt_target_for == "game"
+        and table.target != nt_target  # not raised yet (nt_target is above target)
+    )
+    if raised:
+        # The raised target counts already for this hand; the raised bid-out from the next.
+        assert nt_target is not None
+        table.target = nt_target
+        table.bid_out = rules.nt_bid_out
+    # The target this hand's end is checked against: with `nt_target_for` hand, a no-trump hand
+    # is played to nt_target and the game's own target does not move.
+    target = table.target
+    if nt_target is not None and rules.nt_target_for == "hand" and kind in NO_TRUMP_KINDS:
+        target = nt_target
     delta = [0] * side_count
     if kind != "kaiser":  # a kaiser wins or loses the game and leaves the scores be
         cap = rules.nonbidder_cap
         for side in range(side_count):
             took = points[side]
+            at_bid_out = bid_out is not None and before[side] >= bid_out
             if side == bidding:
-                delta[side] = bidder_delta
+                # `bid_out_bidder_to_target`: at the bid-out, a made bid gains only when it
+                # takes the side to the target.
+                if (
+                    rules.bid_out_bidder_to_target
+                    and at_bid_out
+                    and bidder_delta > 0
+                    and before[side] + bidder_delta < target
+                ):
+                    delta[side] = 0
+                else:
+                    delta[side] = bidder_delta
             # A non-bidding side scores its points, except that a gain counts 0 once it is at
-            # the bid-out (in force when the hand began), and stops at `nonbidder_cap`.
+            # the bid-out (in force when the hand began; a loss too without
+            # `bid_out_keeps_losses`), and stops at `nonbidder_cap`.
+            elif at_bid_out and (took > 0 or not rules.bid_out_keeps_losses):
+                delta[side] = 0
             elif took <= 0:
                 delta[side] = took
-            elif bid_out is not None and before[side] >= bid_out:
-                delta[side] = 0
             elif cap is not None:
                 delta[side] = min(took, max(0, cap - before[side]))
             else:
                 delta[side] = took
+            # `defender_all_or_nothing` (dcm454): a gain that would take a side that did not bid
+            # past the target counts nothing.
+            if (
+                side != bidding
+                and rules.defender_all_or_nothing
+                and delta[side] > 0
+                and before[side] + delta[side] > target
+            ):
+                delta[side] = 0
         if insult is not None:
             delta[insult] -= INSULT_POINTS  # on top of everything, whatever the bid or limits
     sold = None
@@ -253,20 +213,7 @@ def _scored(rules: Rules, table: _Table, number: int, checked: Checked) -> HandS
         if sold:
             delta[dealer % side_count] += bid
 
-    nt_target = rules.nt_target
-    raised = (
-        made
-        and nt_target is not None
-        and kind in NO_TRUMP_KINDS
-        and table.target != nt_target  # not raised yet (nt_target is above target)
-    )
-    if raised:
-        # The raised target counts already for this hand; the raised bid-out from the next.
-        assert nt_target is not None
-        table.target = nt_target
-        table.bid_out = rules.nt_bid_out
     after = table.scores = tuple(map(add, before, delta))
-    target = table.target
     lose_at = rules.lose_at
     # Each step of `_game_end` needs a kaiser, the heart rule, or a side at the target or at
     # lose_at: most hands have none, and end nothing.

@@ -150,10 +150,67 @@ def setting_texts() -> dict[str, tuple[str, str, str]]:
             _("Win only by bidding"),
             _("A side wins only on a hand in which it made its bid."),
         ),
+        "both_cross": (
+            "game",
+            _("Both sides reach the target"),
+            _(
+                "When a hand takes more than one side to the target: the bidding side wins, "
+                "the higher score wins (level: the first side, as kaisergame.com), or the game "
+                "is drawn."
+            ),
+        ),
+        "nt_target_for": (
+            "game",
+            _("Target after a no-trump bid applies to"),
+            _(
+                "The rest of the game, from the first made no-trump bid; or only a hand played "
+                "in no trump, which must reach it to win."
+            ),
+        ),
+        "bid_out_keeps_losses": (
+            "scoring",
+            _("Losses count at the bid-out"),
+            _(
+                "A side at the bid-out that did not bid still loses the points it took below "
+                "zero; off, nothing counts for it."
+            ),
+        ),
+        "bid_out_bidder_to_target": (
+            "scoring",
+            _("Bidders at the bid-out go out or gain nothing"),
+            _(
+                "A bidding side at the bid-out gains from a made bid only when it reaches the "
+                "target; a set still loses."
+            ),
+        ),
+        "defender_all_or_nothing": (
+            "scoring",
+            _("Non-bidders all or nothing"),
+            _(
+                "A side that did not bid scores nothing on a hand that would take it past the "
+                "target (dcm454)."
+            ),
+        ),
         "bid_out_heart_wins": (
             "game",
             _("Heart wins at the bid-out"),
             _("A side at the bid-out that takes the five of hearts without bidding wins."),
+        ),
+        "bid_13_no": (
+            "special",
+            _("13 no"),
+            _(
+                "A bid of 13 in no trump above the highest bid, scoring this either way, not "
+                "doubled (kaiser-lib's Troika: 52). None: not played."
+            ),
+        ),
+        "bid_14_no": (
+            "special",
+            _("14 no"),
+            _(
+                "A bid of 14 in no trump above 13 no, scoring this either way, not doubled "
+                "(kaiser-lib: 1000). None: not played."
+            ),
         ),
         "kaiser_bid": (
             "special",
@@ -179,4 +236,13 @@ def choice_labels() -> dict[str, dict[str, str]]:
             "individual": _("Each for themself"),
         },
         "kaiser_bid": {"off": _("Not played"), "solo": _("Solo"), "team": _("Team")},
+        "both_cross": {
+            "bidder": _("The bidding side wins"),
+            "higher": _("The higher score wins"),
+            "tie": _("The game is drawn"),
+        },
+        "nt_target_for": {
+            "game": _("The rest of the game"),
+            "hand": _("A no-trump hand only"),
+        },
     }

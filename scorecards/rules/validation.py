@@ -115,9 +115,13 @@ def _kind_error(rules: Rules, kind: str) -> str | None:
     return None if kind in rules.kinds_allowed() else _kind_off(kind)
 
 
-def _bid_range_error(rules: Rules, bid: int) -> str | None:
+def _bid_range_error(rules: Rules, bid: int, kind: str = "trump") -> str | None:
     if rules.min_bid <= bid <= rules.max_bid:
         return None
+    if kind == "no" and (
+        (bid == 13 and rules.bid_13_no is not None) or (bid == 14 and rules.bid_14_no is not None)
+    ):
+        return None  # a special bid above max_bid (kaiser-lib's 13 no and 14 no)
     return _("bid must be between %(min_bid)s and %(max_bid)s (got %(bid)s)") % {
         "min_bid": rules.min_bid,
         "max_bid": rules.max_bid,

@@ -30,6 +30,8 @@ def companions(name: str, value: int) -> dict[str, Any]:
         "nonbidder_cap": {},
         "heart_bonus": {"max_bid": 8},
         "spade_penalty": {},
+        "bid_13_no": {},
+        "bid_14_no": {},
     }[name] | {name: value}
 
 
@@ -76,7 +78,7 @@ def test_huge_numbers_are_refused_without_their_digits(name: str, value: int) ->
 
 
 def test_five_thousand_digits() -> None:
-    with pytest.raises(RulesError, match=r"target must be 10 to 500 \(got a number too large"):
+    with pytest.raises(RulesError, match=r"target must be 6 to 500 \(got a number too large"):
         rules_build({"target": 10**5000})
 
 
@@ -87,8 +89,14 @@ REFUSED = [
     ({"preset": "hetu", "max_bid": 15}, "max_bid", "must not be above 14"),
     ({"tricks_per_hand": 6}, "max_bid", "must not be above 11"),
     ({"heart_bonus": 0}, "max_bid", "must not be above 8"),
-    ({"target": 1, "min_bid": 1}, "target", "target must be 10 to 500 (got 1)"),
-    ({"target": 9}, "target", "target must be 10 to 500 (got 9)"),
+    (
+        {"target": 1, "min_bid": 1},
+        "target",
+        "target must be 6 to 500 (got 1): no known Kaiser engine plays to less than 6",
+    ),
+    ({"target": 5}, "target", "target must be 6 to 500 (got 5)"),
+    ({"bid_14_no": 1001}, "bid_14_no", "(got 1001): the most any known engine scores"),
+    ({"max_bid": 14}, "max_bid", "13 no and 14 no are the settings bid_13_no and bid_14_no"),
     ({"target": 501, "nt_target": None}, "target", "500"),
     ({"nt_target": 501}, "nt_target", "nt_target must be 11 to 500"),
     ({"bid_out": 0}, "bid_out", "bid_out must be 1 to 500 (got 0)"),
@@ -111,6 +119,7 @@ def test_refused(data: dict, setting: str, fragment: str) -> None:
 
 
 ACCEPTED = [
+    {"target": 6, "min_bid": 1},  # kaiser-lib plays to 6
     {"target": 10, "min_bid": 1},  # a short game is still a game: Lost Heir bids from 1
     {"preset": "lost-heir", "tricks_per_hand": 12, "max_bid": 17},  # McLoughlin's 48 cards
     {"seats": 2, "max_bid": 21},  # 16 tricks and the five of hearts

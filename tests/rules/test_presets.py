@@ -34,12 +34,19 @@ STANDARD = {
     "nt_bid_out": 55,
     "lose_at": -52,
     "win_requires_bid": True,
+    "both_cross": "bidder",
+    "nt_target_for": "game",
     "nonbidder_cap": None,
     "bid_out_heart_wins": False,
+    "bid_out_keeps_losses": True,
+    "bid_out_bidder_to_target": False,
+    "defender_all_or_nothing": False,
     "overtricks": True,
     "cover_three": False,
     "kaiser_bid": "off",
     "kaiser_40": False,
+    "bid_13_no": None,
+    "bid_14_no": None,
     "heart_bonus": 5,
     "spade_penalty": -3,
     "dealer_may_equal": True,
@@ -114,10 +121,26 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "set_scores_zero": True,
         "blank_cards": True,
     },
+    "kaisergame.com": {
+        "bid_out": None,
+        **NO_NT,
+        "lose_at": None,
+        "win_requires_bid": False,
+        "both_cross": "higher",
+        "bid_13_no": 52,
+        "bid_14_no": 1000,
+    },
+    "dcm454": {
+        "bid_out": None,
+        "nt_target": 64,
+        "nt_bid_out": None,
+        "lose_at": None,
+        "defender_all_or_nothing": True,
+    },
 }
 
 
-def test_eleven_presets() -> None:
+def test_thirteen_presets() -> None:
     assert list(PRESETS) == list(PRESET_TABLE)
     assert set(PRESET_CHANGES) == set(PRESETS)
 
@@ -227,7 +250,7 @@ BAD_SETTINGS = [
     ("5 in pairs", {"seats": 5, "partnership": "pairs"}, "partnership", "does not fit 5 seats"),
     ("min_bid 0", {"min_bid": 0}, "min_bid", "min_bid must be 1 to 36 (got 0)"),
     ("min above max", {"min_bid": 9, "max_bid": 8}, "min_bid", "min_bid must not be above"),
-    ("target 0", {"target": 0}, "target", "target must be 10 to 500 (got 0)"),
+    ("target 0", {"target": 0}, "target", "target must be 6 to 500 (got 0)"),
     ("no tricks", {"tricks_per_hand": 0}, "tricks_per_hand", "tricks_per_hand must be 1 to 16"),
     ("nt_target equal", {"nt_target": 52}, "nt_target", "nt_target must be above target"),
     ("nt_target below", {"target": 70}, "nt_target", "nt_target must be above target"),
