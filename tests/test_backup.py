@@ -192,21 +192,24 @@ def test_a_bad_document_writes_nothing_and_names_the_problem(damage, where) -> N
 
 def test_a_failure_half_way_through_the_writes_rolls_everything_back(monkeypatch) -> None:
     data = _document()
+    import leagues.backup.batches as batches
     import leagues.backup.restore as backup
 
+    # Every game its own transaction: the failure comes after several have committed.
+    monkeypatch.setattr(batches, "BATCH_SECONDS", 0)
     calls = {"n": 0}
-    real = backup.hand_record
+    real = backup.score_apply
 
-    def failing_hand_record(**kwargs):
+    def failing_score_apply(game, score):
         calls["n"] += 1
-        if calls["n"] == 50:
+        if calls["n"] == 10:
             raise KaiserError("the server fell over")
-        return real(**kwargs)
+        return real(game, score)
 
-    monkeypatch.setattr(backup, "hand_record", failing_hand_record)
+    monkeypatch.setattr(backup, "score_apply", failing_score_apply)
     with pytest.raises(KaiserError):
         club_import(data=data)
-    assert calls["n"] == 50
+    assert calls["n"] == 10
     assert _counts() == (0, 0, 0, 0, 0, 0)
 
 

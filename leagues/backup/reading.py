@@ -219,7 +219,7 @@ def _check_game(
 ) -> dict[str, Any]:
     try:
         parsed = record_parse(_obj(game.get("record"), f"{path}.record"))
-        game_score(parsed.rules, parsed.hands, parsed.first_dealer)
+        score = game_score(parsed.rules, parsed.hands, parsed.first_dealer)
     except KaiserError as exc:
         raise BackupError(f"{path}.record", str(exc)) from exc
     season = _text(game.get("season"), f"{path}.season", max_length=100, null=True)
@@ -237,7 +237,11 @@ def _check_game(
         name = _text(name, f"{path}.seat_players[{seat}]", max_length=80, null=True)
         if name is not None and name_key(name) not in player_names:
             raise BackupError(f"{path}.seat_players[{seat}]", f"no player named {name!r}")
-    seated = [name_key(n) for n in seat_players if n is not None]
+    # The names at the table as `game_start` will read them: one person, one seat.
+    seated = [
+        name_key(player if player is not None else name)
+        for player, name in zip(seat_players, parsed.seats, strict=True)
+    ]
     if len(set(seated)) != len(seated):
         raise BackupError(f"{path}.seat_players", "a player can sit in only one seat")
     hands_meta = _list(game.get("hands", []), f"{path}.hands")
@@ -287,6 +291,7 @@ def _check_game(
     created_at = _moment(game.get("created_at"), f"{path}.created_at")
     return {
         "parsed": parsed,
+        "score": score,
         "played_on": _played_on(game, path, parsed.played_on, created_at),
         "season": season,
         "table_label": _text(

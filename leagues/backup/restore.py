@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
 
 from leagues.backup.accounts import accounts_check, accounts_restore
+from leagues.backup.batches import Batches
 from leagues.backup.fields import BackupError, _slug, _stamp, _text
 from leagues.backup.limits import slug_shadow_check
 from leagues.backup.reading import _check
 from leagues.backup.sections import _sections_restore
+from leagues.club_removal import club_remove
 from leagues.clubs.models import (
     Club,
     Membership,
@@ -19,12 +23,12 @@ from leagues.clubs.models import (
     Season,
     name_key,
 )
-from scorecards.models import Game, Hand, HandVersion
+from scorecards.models import Game, Hand, HandAction, HandVersion
 from scorecards.rules import KaiserError
-from scorecards.services import game_start, hand_record
+from scorecards.services import game_start
+from scorecards.services.state import hand_fields, score_apply
 
 
-@transaction.atomic
 def club_import(
     *,
     data: Any,
@@ -39,46 +43,69 @@ def club_import(
     (`accounts={"olga": "olga"}`; see `leagues.backup.accounts`). Hands keep their idempotency
     keys unless a key is taken on this server already (then a new one is given).
 
-    Raises BackupError naming the first problem; then nothing is written."""
+    The whole document is checked before the first write; raises BackupError naming the first
+    problem, and then nothing is written. The writes go in short transactions (`Batches`), so
+    other clubs keep saving hands meanwhile; should one fail, what the restore wrote is removed
+    (the club, and the accounts it made) and the error raised again."""
     checked = _check(data)
     club_data = checked["club"]
     slug = slug_shadow_check(_slug(slug, "slug"), "slug") if slug is not None else club_data["slug"]
     name = _text(name, "name", max_length=100) if name is not None else club_data["name"]
     if Club.objects.filter(slug=slug).exists():
         raise BackupError("club.slug", f"a club with short name {slug!r} exists already")
-    mapped = accounts_check(
-        accounts,
-        {entry["username"] for entry in [*checked["members"], *checked["former_members"]]},
-    )
-    club = Club.objects.create(
-        name=name,
-        slug=slug,
-        standings_public=club_data["standings_public"],
-        hands_need_confirmation=club_data["hands_need_confirmation"],
-        confirmation_since=club_data["confirmation_since"],
-        pot_per_set=club_data["pot_per_set"],
-    )
-    _stamp(Club, club.pk, created_at=club_data["created_at"])
+    listed = [*checked["members"], *checked["former_members"]]
+    mapped = accounts_check(accounts, {entry["username"] for entry in listed})
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                club = Club.objects.create(
+                    name=name,
+                    slug=slug,
+                    standings_public=club_data["standings_public"],
+                    hands_need_confirmation=club_data["hands_need_confirmation"],
+                    confirmation_since=club_data["confirmation_since"],
+                    pot_per_set=club_data["pot_per_set"],
+                )
+        except IntegrityError as exc:  # taken meanwhile by another request
+            raise BackupError(
+                "club.slug", f"a club with short name {slug!r} exists already"
+            ) from exc
+        _stamp(Club, club.pk, created_at=club_data["created_at"])
+        users = accounts_restore(listed, mapped)
+    made = [user for source, user in users.items() if source not in mapped]
+    try:
+        _contents_restore(club, checked, users)
+    except BaseException:
+        with transaction.atomic():
+            club_remove(club=club)
+            get_user_model().objects.filter(pk__in=[user.pk for user in made]).delete()
+        raise
+    club.refresh_from_db()  # the restored creation time
+    return club
 
-    users = accounts_restore([*checked["members"], *checked["former_members"]], mapped)
-    for member in checked["members"]:
-        Membership.objects.create(club=club, user=users[member["username"]], role=member["role"])
 
-    players = {}
-    for player in checked["players"]:
-        stored = Player.objects.create(
-            club=club, name=player["name"], user=users.get(player["username"])
-        )
-        _stamp(Player, stored.pk, created_at=player["created_at"])
-        players[name_key(player["name"])] = stored
-
-    # A closed season takes no game: it is closed again once its games are back (below).
-    seasons = {
-        season["name"]: Season.objects.create(
-            club=club, **{key: value for key, value in season.items() if key != "closed_at"}
-        )
-        for season in checked["seasons"]
-    }
+def _contents_restore(club: Club, checked: dict[str, Any], users: dict[str, Any]) -> None:
+    """Everything but the club and its accounts, in batches of short transactions."""
+    batches = Batches()
+    with batches.step():
+        for member in checked["members"]:
+            Membership.objects.create(
+                club=club, user=users[member["username"]], role=member["role"]
+            )
+        players = {}
+        for player in checked["players"]:
+            stored = Player.objects.create(
+                club=club, name=player["name"], user=users.get(player["username"])
+            )
+            _stamp(Player, stored.pk, created_at=player["created_at"])
+            players[name_key(player["name"])] = stored
+        # A closed season takes no game: it is closed again once its games are back (below).
+        seasons = {
+            season["name"]: Season.objects.create(
+                club=club, **{key: value for key, value in season.items() if key != "closed_at"}
+            )
+            for season in checked["seasons"]
+        }
 
     all_keys = [h["idempotency_key"] for g in checked["games"] for h in g["hands"]]
     taken = set(
@@ -86,26 +113,30 @@ def club_import(
             "idempotency_key", flat=True
         )
     )
-    games = [
-        _game_restore(club, game_data, users, players, seasons, taken)
-        for game_data in checked["games"]
-    ]
-    if checked["has_versions"]:
-        # The document's history replaces the "entered" versions the restore just wrote.
-        HandVersion.objects.filter(game__in=games).delete()
+    games = []
+    for game_data in checked["games"]:
+        with batches.step():
+            games.append(
+                _game_restore(
+                    club, game_data, users, players, seasons, taken, checked["has_versions"]
+                )
+            )
     made: dict[str, list[Any]] = {
         "players": list(players.values()),
         "seasons": list(seasons.values()),
         "games": games,
     }
-    _sections_restore(club, checked["sections"], made, users)
-    for season in checked["seasons"]:
-        _stamp(Season, seasons[season["name"]].pk, closed_at=season["closed_at"])
-    club.refresh_from_db()  # the restored creation time
-    return club
+    _sections_restore(club, checked["sections"], made, users, batches)
+    with batches.step():
+        for season in checked["seasons"]:
+            _stamp(Season, seasons[season["name"]].pk, closed_at=season["closed_at"])
+    batches.close()
 
 
-def _game_restore(club, game_data, users, players, seasons, taken) -> Game:
+def _game_restore(club, game_data, users, players, seasons, taken, has_versions) -> Game:
+    """One game through `game_start`, its hands written at once with the engine's reading of
+    each (`game_score`, `hand_fields`, `score_apply`: the code that scores a hand at the table),
+    and what the hands alone cannot give back."""
     parsed = game_data["parsed"]
     seats = [
         players[name_key(player)] if player is not None else name
@@ -126,24 +157,49 @@ def _game_restore(club, game_data, users, players, seasons, taken) -> Game:
         )
     except KaiserError as exc:
         raise BackupError("games", str(exc)) from exc
+    score = game_data["score"]
     metas = game_data["hands"] or [{} for _ in parsed.hands]
-    for hand, meta in zip(parsed.hands, metas, strict=True):
+    hands = []
+    for number, (hand, scored, meta) in enumerate(
+        zip(parsed.hands, score.hands, metas, strict=True), 1
+    ):
         key = meta.get("idempotency_key")
-        recorded = hand_record(
-            game=game,
-            hand=hand,
-            idempotency_key=key if key is not None and key not in taken else None,
-            entered_by=users.get(meta.get("entered_by")),
-            entered_by_name=meta.get("entered_by_name", "import"),
+        hands.append(
+            Hand(
+                game=game,
+                number=number,
+                idempotency_key=key if key is not None and key not in taken else uuid.uuid4(),
+                entered_by=users.get(meta.get("entered_by")),
+                entered_by_name=meta.get("entered_by_name", "import")[:80],
+                entered_seat=meta.get("entered_seat"),
+                confirmed_at=meta.get("confirmed_at"),
+                confirmed_by_name=meta.get("confirmed_by_name") or "",
+                **hand_fields(hand, scored),
+            )
         )
-        _stamp(
-            Hand,
-            recorded.hand.pk,
-            entered_at=meta.get("entered_at"),
-            confirmed_at=meta.get("confirmed_at"),
-            confirmed_by_name=meta.get("confirmed_by_name") or "",
-            entered_seat=meta.get("entered_seat"),
+    Hand.objects.bulk_create(hands)
+    stamped = [
+        hand for hand, meta in zip(hands, metas, strict=True) if meta.get("entered_at") is not None
+    ]
+    for hand in stamped:
+        hand.entered_at = metas[hand.number - 1]["entered_at"]
+    if stamped:
+        Hand.objects.bulk_update(stamped, ["entered_at"])
+    if not has_versions:
+        # A document without its history: each hand entered, as `hand_record` keeps it.
+        HandVersion.objects.bulk_create(
+            HandVersion(
+                game=game,
+                number=hand.number,
+                action=HandAction.ENTER,
+                before=None,
+                after=hand.record,
+                by=hand.entered_by,
+                by_name=hand.entered_by_name,
+            )
+            for hand in hands
         )
+    score_apply(game, score)
     # What the hands alone cannot give back: a game abandoned, or closed with its round.
     _stamp(
         Game,

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import QuerySet
 
+from leagues.backup.batches import Batches
 from leagues.backup.fields import (
     Accounts,
     BackupError,
@@ -22,7 +23,6 @@ from leagues.backup.fields import (
     _list,
     _moment,
     _obj,
-    _stamp,
     _text,
 )
 from leagues.backup.limits import count_check
@@ -328,38 +328,73 @@ def _sections_check(data: Mapping[str, Any], sizes: dict[str, int], usernames: s
 
 
 def _sections_restore(
-    club: Club, checked: dict, made: dict[str, list], users: Mapping[str, Any]
+    club: Club, checked: dict, made: dict[str, list], users: Mapping[str, Any], batches: Batches
 ) -> None:
-    """Write every section's rows; `made` maps a list's key to its restored objects in order."""
+    """Write every section's rows, in chunks (one step of `batches` each); `made` maps a list's
+    key to its restored objects in order."""
     for section in SECTIONS:
-        objects = []
-        for i, (values, refs) in enumerate(checked[section.key]):
-            path = f"{section.key}[{i}]"
-            kwargs = dict(values)
-            for name, target in section.refs.items():
-                if target == CLUB:
-                    kwargs[name] = club
-                elif target == USER:
-                    kwargs[name] = users.get(refs[name]) if refs[name] is not None else None
-                else:
-                    kwargs[name] = made[target][refs[name]] if refs[name] is not None else None
-            for name, make in section.fresh.items():
-                if (
-                    name in kwargs
-                    and section.model._default_manager.filter(**{name: kwargs[name]}).exists()
-                ):
-                    kwargs[name] = make()
-            # auto_now_add columns take the document's time after the insert.
-            stamped = {
-                f.name: kwargs.pop(f.name)
-                for f in section.model._meta.concrete_fields
-                if getattr(f, "auto_now_add", False) and f.name in kwargs
-            }
-            try:
-                with transaction.atomic():
-                    obj = section.model._default_manager.create(**kwargs)
-            except IntegrityError as exc:
-                raise BackupError(path, f"refused by the database: {exc}") from exc
-            _stamp(section.model, obj.pk, **stamped)
-            objects.append(obj)
+        rows = checked[section.key]
+        objects: list[models.Model] = []
+        for start in range(0, len(rows), _CHUNK):
+            with batches.step():
+                objects.extend(_chunk_restore(section, rows, start, club, made, users))
         made[section.key] = objects
+
+
+# Rows written by one statement.
+_CHUNK = 500
+
+
+def _chunk_restore(
+    section: Section,
+    rows: list,
+    start: int,
+    club: Club,
+    made: dict[str, list],
+    users: Mapping[str, Any],
+) -> list[models.Model]:
+    manager = section.model._default_manager
+    stamped_names = [
+        f.name for f in section.model._meta.concrete_fields if getattr(f, "auto_now_add", False)
+    ]
+    chunk = rows[start : start + _CHUNK]
+    objects = []
+    stamps = []
+    for values, refs in chunk:
+        kwargs = dict(values)
+        for name, target in section.refs.items():
+            if target == CLUB:
+                kwargs[name] = club
+            elif target == USER:
+                kwargs[name] = users.get(refs[name]) if refs[name] is not None else None
+            else:
+                kwargs[name] = made[target][refs[name]] if refs[name] is not None else None
+        # auto_now_add columns take the document's time after the insert.
+        stamps.append({name: kwargs.pop(name) for name in stamped_names if name in kwargs})
+        objects.append(section.model(**kwargs))
+    for name, make in section.fresh.items():
+        # A globally unique value taken on this server already gets a new one.
+        taken = set(
+            manager.filter(**{f"{name}__in": [getattr(obj, name) for obj in objects]}).values_list(
+                name, flat=True
+            )
+        )
+        for obj in objects:
+            if getattr(obj, name) in taken:
+                setattr(obj, name, make())
+    try:
+        with transaction.atomic():
+            manager.bulk_create(objects)
+    except IntegrityError as exc:
+        raise BackupError(
+            f"{section.key}[{start}:{start + len(chunk)}]", f"refused by the database: {exc}"
+        ) from exc
+    for name in stamped_names:
+        given = []
+        for obj, stamp in zip(objects, stamps, strict=True):
+            if stamp.get(name) is not None:
+                setattr(obj, name, stamp[name])
+                given.append(obj)
+        if given:
+            manager.bulk_update(given, [name])
+    return objects
