@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from django.db import transaction
+from django.db import connections, router, transaction
+from django.db.models import Model
 
 # How long one transaction of a restore stays open before it commits (seconds). A step is a
 # few rows or one game, far shorter than the second a phone may wait.
@@ -44,3 +45,28 @@ class Batches:
         if self._atomic is not None:
             atomic, self._atomic = self._atomic, None
             atomic.__exit__(None, None, None)
+
+
+def rows_insert(model: type[Model], objects: list[Model]) -> None:
+    """Insert `objects` in as few statements as the database takes, with every value as set on
+    them: an `auto_now_add` time too (the document's; set `timezone.now()` on those not
+    given). bulk_create would stamp those times itself, and updating them back row by row
+    costs more than the insert. The objects get their primary keys."""
+    if not objects:
+        return
+    opts = model._meta
+    using = router.db_for_write(model)
+    connection = connections[using]
+    fields = [f for f in opts.concrete_fields if not f.primary_key and not f.generated]
+    returning = opts.db_returning_fields
+    size = max(connection.ops.bulk_batch_size(fields, objects), 1)
+    for start in range(0, len(objects), size):
+        part = objects[start : start + size]
+        rows = model._base_manager._insert(  # type: ignore[attr-defined]
+            part, fields=fields, returning_fields=returning, raw=True, using=using
+        )
+        for obj, row in zip(part, rows, strict=True):
+            for field, value in zip(returning, row, strict=True):
+                setattr(obj, field.attname, value)
+            obj._state.adding = False
+            obj._state.db = using

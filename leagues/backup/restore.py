@@ -8,9 +8,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from leagues.backup.accounts import accounts_check, accounts_restore
-from leagues.backup.batches import Batches
+from leagues.backup.batches import Batches, rows_insert
 from leagues.backup.fields import BackupError, _slug, _stamp, _text
 from leagues.backup.limits import slug_shadow_check
 from leagues.backup.reading import _check
@@ -23,6 +24,7 @@ from leagues.clubs.models import (
     Season,
     name_key,
 )
+from leagues.standings.services import derived_data_held
 from scorecards.models import Game, Hand, HandAction, HandVersion
 from scorecards.rules import KaiserError
 from scorecards.services import game_start
@@ -74,7 +76,9 @@ def club_import(
         users = accounts_restore(listed, mapped)
     made = [user for source, user in users.items() if source not in mapped]
     try:
-        _contents_restore(club, checked, users)
+        # One rebuild of the standings and ratings at the end, not one per transaction.
+        with derived_data_held():
+            _contents_restore(club, checked, users)
     except BaseException:
         with transaction.atomic():
             club_remove(club=club)
@@ -159,6 +163,7 @@ def _game_restore(club, game_data, users, players, seasons, taken, has_versions)
         raise BackupError("games", str(exc)) from exc
     score = game_data["score"]
     metas = game_data["hands"] or [{} for _ in parsed.hands]
+    now = timezone.now()
     hands = []
     for number, (hand, scored, meta) in enumerate(
         zip(parsed.hands, score.hands, metas, strict=True), 1
@@ -174,30 +179,28 @@ def _game_restore(club, game_data, users, players, seasons, taken, has_versions)
                 entered_seat=meta.get("entered_seat"),
                 confirmed_at=meta.get("confirmed_at"),
                 confirmed_by_name=meta.get("confirmed_by_name") or "",
+                entered_at=meta.get("entered_at") or now,
                 **hand_fields(hand, scored),
             )
         )
-    Hand.objects.bulk_create(hands)
-    stamped = [
-        hand for hand, meta in zip(hands, metas, strict=True) if meta.get("entered_at") is not None
-    ]
-    for hand in stamped:
-        hand.entered_at = metas[hand.number - 1]["entered_at"]
-    if stamped:
-        Hand.objects.bulk_update(stamped, ["entered_at"])
+    rows_insert(Hand, hands)
     if not has_versions:
         # A document without its history: each hand entered, as `hand_record` keeps it.
-        HandVersion.objects.bulk_create(
-            HandVersion(
-                game=game,
-                number=hand.number,
-                action=HandAction.ENTER,
-                before=None,
-                after=hand.record,
-                by=hand.entered_by,
-                by_name=hand.entered_by_name,
-            )
-            for hand in hands
+        rows_insert(
+            HandVersion,
+            [
+                HandVersion(
+                    game=game,
+                    number=hand.number,
+                    action=HandAction.ENTER,
+                    before=None,
+                    after=hand.record,
+                    by=hand.entered_by,
+                    by_name=hand.entered_by_name,
+                    at=now,
+                )
+                for hand in hands
+            ],
         )
     score_apply(game, score)
     # What the hands alone cannot give back: a game abandoned, or closed with its round.

@@ -13,8 +13,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import QuerySet
+from django.utils import timezone
 
-from leagues.backup.batches import Batches
+from leagues.backup.batches import Batches, rows_insert
 from leagues.backup.fields import (
     Accounts,
     BackupError,
@@ -354,12 +355,9 @@ def _chunk_restore(
     users: Mapping[str, Any],
 ) -> list[models.Model]:
     manager = section.model._default_manager
-    stamped_names = [
-        f.name for f in section.model._meta.concrete_fields if getattr(f, "auto_now_add", False)
-    ]
     chunk = rows[start : start + _CHUNK]
     objects = []
-    stamps = []
+    now = timezone.now()
     for values, refs in chunk:
         kwargs = dict(values)
         for name, target in section.refs.items():
@@ -369,8 +367,6 @@ def _chunk_restore(
                 kwargs[name] = users.get(refs[name]) if refs[name] is not None else None
             else:
                 kwargs[name] = made[target][refs[name]] if refs[name] is not None else None
-        # auto_now_add columns take the document's time after the insert.
-        stamps.append({name: kwargs.pop(name) for name in stamped_names if name in kwargs})
         objects.append(section.model(**kwargs))
     for name, make in section.fresh.items():
         # A globally unique value taken on this server already gets a new one.
@@ -382,19 +378,17 @@ def _chunk_restore(
         for obj in objects:
             if getattr(obj, name) in taken:
                 setattr(obj, name, make())
+    for column in section.model._meta.concrete_fields:
+        # An automatic time the document leaves out is the time of the restore.
+        if getattr(column, "auto_now_add", False) or getattr(column, "auto_now", False):
+            for obj in objects:
+                if getattr(obj, column.attname) is None:
+                    setattr(obj, column.attname, now)
     try:
         with transaction.atomic():
-            manager.bulk_create(objects)
+            rows_insert(section.model, objects)
     except IntegrityError as exc:
         raise BackupError(
             f"{section.key}[{start}:{start + len(chunk)}]", f"refused by the database: {exc}"
         ) from exc
-    for name in stamped_names:
-        given = []
-        for obj, stamp in zip(objects, stamps, strict=True):
-            if stamp.get(name) is not None:
-                setattr(obj, name, stamp[name])
-                given.append(obj)
-        if given:
-            manager.bulk_update(given, [name])
     return objects

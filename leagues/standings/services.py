@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db import transaction
@@ -133,9 +133,10 @@ class _Batch:
     def __init__(self) -> None:
         self.games: list[tuple[int | None, int, int]] = []  # (season, club, game)
         self.sent = False
+        self.held = False  # inside derived_data_held: sent when the block ends
 
     def send(self) -> None:
-        if self.sent:
+        if self.sent or self.held:
             return
         self.sent = True
         game_ids = {game_id for _season, _club, game_id in self.games}
@@ -148,6 +149,23 @@ class _Batch:
 
 
 _batches = threading.local()
+
+
+@contextlib.contextmanager
+def derived_data_held() -> Iterator[None]:
+    """The games whose result changes inside the block share one batch, sent once when the
+    block ends without an error, however many transactions it commits (a club restored in
+    short transactions queues one rebuild, not one per transaction). Nothing is sent when the
+    block raises: its writer removes what it wrote."""
+    batch = _batches.current = _Batch()
+    batch.held = True
+    try:
+        yield
+    finally:
+        batch.held = False
+        _batches.current = None
+    if batch.games:
+        transaction.on_commit(batch.send, robust=True)  # now, outside a transaction
 
 
 def derived_data_queue(*, game: Any) -> None:
