@@ -87,6 +87,10 @@ def _auction(
         rank = rules.bid_rank(kind, bid)
         if best is not None:
             may_equal = seat == dealer and rules.dealer_may_equal
+            if rules.no_trump_named == "after":
+                # dcm454: anyone may equal the highest bid by calling it in no trump; a dealer
+                # who equals a no-trump call with a plain one takes it in no trump.
+                may_equal = may_equal or kind == "no"
             if rank < best[0] or (rank == best[0] and not may_equal):
                 values = {
                     "who": who(index, seat),
@@ -105,6 +109,13 @@ def _auction(
                 else:
                     message = _("%(who)s: %(call)s must be higher than %(best)s (seat %(seat)s)")
                 raise fail(message % values)
+        if (
+            rules.no_trump_named == "after"
+            and best is not None
+            and rank == best[0]
+            and best[2] == "no"
+        ):
+            kind = "no"  # equalled a no-trump call (no_trump_named after): played in no trump
         best = (rank, seat, kind, bid)
     if best is None:
         if rules.dealer_may_pass:
@@ -135,7 +146,13 @@ def _contract(
             else:
                 message = _("bidder %(bidder)s does not match the auction, won by seat %(seat)s")
             raise HandError(number, "bidder", message % values)
-        if hand.kind != won.kind:
+        if rules.no_trump_named == "after" and won.kind == "trump" and hand.kind == "no":
+            # Named after the auction: a plain call's contract may be played in no trump.
+            won = _Contract(bidder=won.bidder, kind="no", bid=won.bid)
+        # "trump" alongside an auction is what the auction says: a dealer's plain call that
+        # took a no-trump one is played in no trump (no_trump_named after).
+        implied_no = rules.no_trump_named == "after" and won.kind == "no" and hand.kind == "trump"
+        if hand.kind != won.kind and not implied_no:
             raise HandError(number, "kind", _kind_mismatch(hand.kind, call_text(won.kind, won.bid)))
         if won.kind not in ("kaiser", "kaiser40") and hand.bid is not None and hand.bid != won.bid:
             raise HandError(

@@ -138,8 +138,14 @@ class HandInput:
             auction = tuple(auction)
             won = _last_bid(auction)
             # An explicit kind must agree with the auction; the dataclass would otherwise read
-            # an explicit "trump" as "what the auction says".
-            if kind is not None and won is not None and won[0] != kind:
+            # an explicit "trump" as "what the auction says". A plain call played in no trump
+            # is for the rules to judge (`no_trump_named`).
+            if (
+                kind is not None
+                and won is not None
+                and won[0] != kind
+                and not (kind == "no" and won[0] == "trump")
+            ):
                 raise HandError(number, "kind", _kind_mismatch(kind, call_text(*won)))
         five, three = card("five_hearts"), card("three_spades")
         if legacy:

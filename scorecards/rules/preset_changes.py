@@ -86,6 +86,7 @@ _PRESET_CHANGES: dict[str, dict[str, Any]] = {
         "bid_out": None,
         "nt_target": 64,
         "defender_all_or_nothing": True,
+        "no_trump_named": "after",
         **_NO_LOSE_AT,
     },
 }

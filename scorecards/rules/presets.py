@@ -29,6 +29,7 @@ PARTNERSHIPS = ("pairs", "triples", "individual")
 KAISER_BIDS = ("off", "solo", "team")
 BOTH_CROSS = ("bidder", "higher", "tie")
 NT_TARGET_FOR = ("game", "hand")
+NO_TRUMP_NAMED = ("auction", "after")
 
 # The sides a partnership makes of the seats: seat s plays for side s % side_count.
 _SIDE_COUNT = {"pairs": 2, "triples": 3, "individual": 1}  # seats per side
@@ -84,6 +85,7 @@ class Rules:
     spade_penalty: int = -3
     dealer_may_equal: bool = True
     dealer_may_pass: bool = False
+    no_trump_named: str = "auction"
     joffre_insult: bool = False
     dealer_sells: bool = False
     set_scores_zero: bool = False
@@ -131,6 +133,8 @@ class Rules:
             return (1_000_001, 0)
         assert bid is not None
         step = _RANK_STEPS[kind]
+        if self.no_trump_named == "after":
+            return (bid, 0)  # the number alone: no trump is named after the auction
         return (bid, 1 if step == 2 and self.low_ranks_equal else step)
 
 
@@ -151,6 +155,7 @@ _CHOICES = {
     "kaiser_bid": KAISER_BIDS,
     "both_cross": BOTH_CROSS,
     "nt_target_for": NT_TARGET_FOR,
+    "no_trump_named": NO_TRUMP_NAMED,
 }
 _DERIVED = ("partnership", "tricks_per_hand", "nt_bid_out", "lose_at")
 
@@ -331,6 +336,13 @@ def _check_combinations(v: dict[str, Any]) -> None:
         raise RulesError(
             _("kaiser_bid %(kaiser_bid)s needs no_trump on") % {"kaiser_bid": v["kaiser_bid"]},
             "kaiser_bid",
+        )
+    if v["no_trump_named"] == "after" and (
+        not v["no_trump"] or v["low_no_trump"] or v["kaiser_bid"] != "off" or v["kaiser_40"]
+    ):
+        raise RulesError(
+            _("no_trump_named after needs no_trump on, and no low or kaiser bids"),
+            "no_trump_named",
         )
     if v["dealer_sells"] and (v["kaiser_bid"] != "off" or v["kaiser_40"]):
         raise RulesError(_("dealer_sells cannot be combined with kaiser bids"), "dealer_sells")

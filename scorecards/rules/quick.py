@@ -112,6 +112,8 @@ def _quick(rules: Rules, hand: HandInput, dealer: int) -> Checked | None:
     if bid is not None and type(bid) is not int:
         return None
     if hand.auction is not None:
+        if rules.no_trump_named != "auction":
+            return None  # read by the general path (`auction._auction`)
         won = _auction_quick(rules, hand.auction, dealer)
         if won is None:
             return None

@@ -61,6 +61,14 @@ def setting_texts() -> dict[str, tuple[str, str, str]]:
             _("Dealer may pass"),
             _("When everyone else passes, the dealer may pass too and the hand is thrown in."),
         ),
+        "no_trump_named": (
+            "bids",
+            _("No trump named"),
+            _(
+                "In the auction (8 no outbids 8); or after it, with the trump (dcm454): a plain "
+                "bid may be played in no trump, and anyone may equal the highest bid in no trump."
+            ),
+        ),
         "dealer_sells": (
             "bids",
             _("Dealer sells"),
@@ -240,6 +248,10 @@ def choice_labels() -> dict[str, dict[str, str]]:
             "bidder": _("The bidding side wins"),
             "higher": _("The higher score wins"),
             "tie": _("The game is drawn"),
+        },
+        "no_trump_named": {
+            "auction": _("In the auction"),
+            "after": _("After the auction"),
         },
         "nt_target_for": {
             "game": _("The rest of the game"),

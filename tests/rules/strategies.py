@@ -61,7 +61,10 @@ def rules_strategy(draw: st.DrawFn, presets: Sequence[str] = tuple(PRESETS)) -> 
         sells = data["dealer_sells"] = draw(st.booleans())
     if not sells and maybe(draw):
         data["kaiser_40"] = draw(st.booleans())
-    if base["no_trump"]:
+    after = base["no_trump_named"] == "after"  # plays no low or kaiser bids
+    if after:
+        data["kaiser_40"] = False
+    if base["no_trump"] and not after:
         if maybe(draw):
             data["low_no_trump"] = draw(st.booleans())
         if not sells and maybe(draw):
@@ -121,7 +124,9 @@ def auction_strategy(
         )
         for number in numbers:
             rank = rules.bid_rank(other, number)
-            if rank < top or (may_equal and rank == top):
+            # Named after the auction, a dealer who equals a no-trump call plays in no trump.
+            equal_no = rules.no_trump_named == "after" and other == "no" and kind != "no"
+            if rank < top or (may_equal and rank == top and not equal_no):
                 below[rank] = call_text(other, number)
     ranks = sorted(below)
     bidding_before = [seat for seat in range(place) if draw(st.booleans())]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scorecards.rules import HandError, game_play
+from scorecards.rules import HandError, RulesError, game_play, record_score
 
 from .helpers import hand, rules_of, standing
 
@@ -304,3 +304,132 @@ def test_special_bids_in_an_auction() -> None:
     played = hand(None, None, (8, 0), 0, 0, "no", auction=("12 no", "13 no", "pass", "14 no"))
     game = game_play(standing(rules, (0, 0), dealer=3), played)
     assert (game.hands[-1].bidder, game.hands[-1].bid, game.scores) == (3, 14, (10, -1000))
+
+
+# no_trump_named after (dcm454): (case, preset, calls from seat 0 with seat 3 dealing, the kind
+# played, the bidder, the kind scored, the scores after, from 0-0).
+NAMED_AFTER = [
+    (
+        "a plain bid played in no trump",
+        "dcm454",
+        ("8", "pass", "pass", "pass"),
+        "no",
+        0,
+        "no",
+        (16, 2),
+    ),
+    (
+        "a plain bid played in trumps",
+        "dcm454",
+        ("8", "pass", "pass", "pass"),
+        "trump",
+        0,
+        "trump",
+        (8, 2),
+    ),
+    (
+        "a non-dealer equals in no trump",
+        "dcm454",
+        ("8", "8 no", "pass", "pass"),
+        "no",
+        1,
+        "no",
+        (8, -16),
+    ),
+    ("and another after it", "dcm454", ("8", "8 no", "8 no", "pass"), "no", 2, "no", (16, 2)),
+    (
+        "the dealer takes a no-trump call",
+        "dcm454",
+        ("8 no", "pass", "pass", "8"),
+        "no",
+        3,
+        "no",
+        (8, -16),
+    ),
+    (
+        "the dealer takes it, kind as called",
+        "dcm454",
+        ("8 no", "pass", "pass", "8"),
+        "trump",
+        3,
+        "no",
+        (8, -16),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("preset", "calls", "kind", "bidder", "scored", "after"),
+    [case[1:] for case in NAMED_AFTER],
+    ids=[case[0] for case in NAMED_AFTER],
+)
+def test_no_trump_named_after_the_auction(
+    preset: str,
+    calls: tuple[str, ...],
+    kind: str,
+    bidder: int,
+    scored: str,
+    after: tuple[int, int],
+) -> None:
+    # Side 0 takes 6 tricks, the five and the three (8 points), side 1 2 tricks (2 points).
+    played = hand(None, None, (6, 2), 0, 0, kind, auction=calls)
+    game = game_play(standing(rules_of(preset), (0, 0), dealer=3), played)
+    scored_hand = game.hands[-1]
+    assert (scored_hand.bidder, scored_hand.kind, game.scores) == (bidder, scored, after)
+
+
+@pytest.mark.parametrize(
+    ("preset", "calls", "kind", "field", "message"),
+    [
+        (
+            "dcm454",
+            ("8", "8", "pass", "pass"),
+            "trump",
+            "auction",
+            "auction call 2 (seat 1): '8' must be higher than '8' (seat 0)",
+        ),
+        (
+            "standard",
+            ("8", "pass", "pass", "pass"),
+            "no",
+            "kind",
+            "kind no does not match the auction, won by '8'",
+        ),
+    ],
+)
+def test_no_trump_named_refusals(
+    preset: str, calls: tuple[str, ...], kind: str, field: str, message: str
+) -> None:
+    played = hand(None, None, (6, 2), 0, 0, kind, auction=calls)
+    with pytest.raises(HandError) as caught:
+        game_play(standing(rules_of(preset), (0, 0), dealer=3), played)
+    assert (caught.value.field, caught.value.message) == (field, message)
+
+
+def test_no_trump_named_after_needs_no_low_or_kaiser_bids() -> None:
+    with pytest.raises(RulesError) as caught:
+        rules_of("dcm454", low_no_trump=True)
+    assert caught.value.setting == "no_trump_named"
+
+
+@pytest.mark.parametrize(
+    ("preset", "message"),
+    [("dcm454", None), ("standard", "hand 1: kind no does not match the auction, won by '8'")],
+)
+def test_a_record_names_no_trump_after_its_auction(preset: str, message: str | None) -> None:
+    played = {
+        "auction": ["8", "pass", "pass", "pass"],
+        "kind": "no",
+        "tricks": [2, 6],
+        "five_hearts": 1,
+        "three_spades": 0,
+    }
+    record = {"rules": {"preset": preset}, "seats": ["A", "B", "C", "D"], "hands": [played]}
+    if message is None:
+        result = record_score(record)
+        assert result["hands"][0]["kind"] == "no"
+        assert result["scores"] == [-1, 22]
+    else:
+        with pytest.raises(HandError) as caught:
+            record_score(record)
+        assert str(caught.value) == message

@@ -51,6 +51,7 @@ STANDARD = {
     "spade_penalty": -3,
     "dealer_may_equal": True,
     "dealer_may_pass": False,
+    "no_trump_named": "auction",
     "joffre_insult": False,
     "dealer_sells": False,
     "set_scores_zero": False,
@@ -136,6 +137,7 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "nt_bid_out": None,
         "lose_at": None,
         "defender_all_or_nothing": True,
+        "no_trump_named": "after",
     },
 }
 
