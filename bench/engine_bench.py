@@ -6,6 +6,12 @@ Games are generated first (valid hands for every preset, played to the end of th
 hands), then timed three ways: `game_score` on the hands as entered, `record_score` on the
 whole kaiser-game/1 record (reading, validation, scoring and the result document), and
 `game_play` adding the hands one at a time. No Django needed.
+
+Then the whole-record path beside a plain loop: the standard game's records scored by
+`record_score` and by `plain_score`, a plain-Python scorer of the same records (read the dict,
+check each hand's fields, score the standard rules, build the same result document) written
+here as the baseline the engine must keep up with. The plain loop is checked to give the same
+documents before it is timed; the ratio printed is engine time / plain time (at most 1: as fast).
 """
 
 from __future__ import annotations
@@ -90,6 +96,130 @@ def random_game(rng: random.Random, rules: Rules) -> tuple[int, list[HandInput]]
     return first, hands
 
 
+def _plain_hand(raw: Any, dealer: int) -> tuple[int, str, int, list[int], int, int]:
+    """A standard-game hand of a record as a plain scorer reads it: bidder, kind, bid, tricks
+    and the two cards, each checked (types, seats, sums, the auction's order), or ValueError."""
+    if type(raw) is not dict or raw.get("thrown_in", False) is not False:
+        raise ValueError("not a plain hand")
+    auction = raw.get("auction")
+    bidder, bid, kind = raw.get("bidder"), raw.get("bid"), raw.get("kind", "trump")
+    if auction is not None:
+        best, won = (0, 0), None
+        for index, call in enumerate(auction, 1):
+            if call == "pass":
+                continue
+            number, _, no = call.partition(" ")
+            rank = (int(number), 1 if no == "no" else 0)
+            seat = (dealer + index) % 4
+            if rank < best or (rank == best and seat != dealer):
+                raise ValueError("auction out of order")
+            best, won = rank, seat
+        if won is None or (bidder is not None and bidder != won):
+            raise ValueError("auction")
+        bidder, bid, kind = won, best[0], "no" if best[1] else "trump"
+    if type(bidder) is not int or not 0 <= bidder < 4 or type(bid) is not int:
+        raise ValueError("bidder or bid")
+    if not 7 <= bid <= 12 or kind not in ("trump", "no"):
+        raise ValueError("bid")
+    tricks = raw.get("tricks")
+    if type(tricks) is not list or len(tricks) != 2 or sum(tricks) != 8 or min(tricks) < 0:
+        raise ValueError("tricks")
+    five, three = raw.get("five_hearts"), raw.get("three_spades")
+    if five not in (0, 1) or three not in (0, 1) or not tricks[five] or not tricks[three]:
+        raise ValueError("cards")
+    return bidder, kind, bid, tricks, five, three
+
+
+def plain_score(record: dict[str, Any]) -> dict[str, Any]:
+    """The standard game's `kaiser-result/1` document of a record, in plain Python dicts: the
+    baseline of the whole-record path (bid-out 45, 55 once the target is raised to 62 by a made
+    no-trump bid, lose at -52, the bidding side wins)."""
+    seats = record["seats"]
+    dealer = record.get("first_dealer", 0)
+    scores = [0, 0]
+    target, bid_out, next_bid_out = 52, 45, 45
+    winner = reason = None
+    hands_out = []
+    for number, raw in enumerate(record["hands"], 1):
+        if winner is not None:
+            raise ValueError("the game is over")
+        if raw.get("thrown_in"):
+            hands_out.append(
+                {
+                    "number": number,
+                    "dealer": dealer,
+                    "thrown_in": True,
+                    "delta": [0, 0],
+                    "scores": list(scores),
+                    "target": target,
+                }
+            )
+            continue
+        bidder, kind, bid, tricks, five, three = _plain_hand(raw, dealer)
+        bid_out = next_bid_out
+        side = bidder % 2
+        points = list(tricks)
+        points[five] += 5
+        points[three] -= 3
+        times = 2 if kind == "no" else 1
+        made = points[side] >= bid
+        delta = [0, 0]
+        delta[side] = times * points[side] if made else -times * bid
+        other = 1 - side
+        took = points[other]
+        delta[other] = took if took <= 0 or scores[other] < bid_out else 0
+        if made and kind == "no" and target == 52:
+            target, next_bid_out = 62, 55
+        scores = [scores[0] + delta[0], scores[1] + delta[1]]
+        if made and scores[side] >= target:
+            winner, reason = side, "target"
+        elif scores[side] <= -52:
+            winner, reason = other, "minus"
+        elif scores[other] <= -52:
+            winner, reason = side, "minus"
+        hand_out = {
+            "number": number,
+            "dealer": dealer,
+            "thrown_in": False,
+            "made": made,
+            "delta": delta,
+            "scores": list(scores),
+            "target": target,
+            "bidder": bidder,
+            "side": side,
+            "bid": bid,
+            "kind": kind,
+            "tricks": list(tricks),
+            "points": points,
+            "five_hearts": five,
+            "three_spades": three,
+        }
+        hands_out.append(hand_out)
+        if winner is None:
+            dealer = (dealer + 1) % 4
+    return {
+        "sides": [[seats[0], seats[2]], [seats[1], seats[3]]],
+        "hands": hands_out,
+        "scores": scores,
+        "target": target,
+        "winner": winner,
+        "reason": reason,
+    }
+
+
+def _same(engine: dict[str, Any], plain: dict[str, Any]) -> bool:
+    """The plain document agrees with the engine's on what both say."""
+    keys = ("sides", "scores", "target", "winner", "reason")
+    if any(engine[key] != plain[key] for key in keys) or len(engine["hands"]) != len(
+        plain["hands"]
+    ):
+        return False
+    return all(
+        all(ours.get(key) == value for key, value in theirs.items())
+        for ours, theirs in zip(engine["hands"], plain["hands"], strict=True)
+    )
+
+
 def timed(label: str, games: int, hands: int, seconds: list[float]) -> None:
     best = min(seconds)
     # Machine-readable for bench/run_all.py (RESULTS.md).
@@ -164,6 +294,42 @@ def main() -> int:
     timed("game_score", len(games), hand_count, run(score_all))
     timed("record_score", len(games), hand_count, run(records_all))
     timed("game_play", len(games), hand_count, run(play_all))
+
+    # The whole-record path beside the plain loop, on the standard game's records.
+    standard = rules_build()
+    plain_records = []
+    while len(plain_records) < args.games:
+        first, hands = random_game(rng, standard)
+        plain_records.append(
+            GameRecord(
+                rules=standard,
+                seats=tuple(f"Player {seat}" for seat in range(4)),
+                first_dealer=first,
+                hands=tuple(hands),
+            ).to_dict()
+        )
+    for record in plain_records:
+        if not _same(record_score(record), plain_score(record)):
+            print("the plain loop disagrees with the engine on", record)
+            return 1
+    plain_hands = sum(len(record["hands"]) for record in plain_records)
+
+    def engine_records() -> None:
+        for record in plain_records:
+            record_score(record)
+
+    def plain_records_all() -> None:
+        for record in plain_records:
+            plain_score(record)
+
+    engine_seconds = run(engine_records)
+    plain_seconds = run(plain_records_all)
+    print(f"standard records: {len(plain_records)} games, {plain_hands} hands, agreeing")
+    timed("record_std", len(plain_records), plain_hands, engine_seconds)
+    timed("plain_std", len(plain_records), plain_hands, plain_seconds)
+    ratio = min(engine_seconds) / min(plain_seconds)
+    print(f"RESULT engine.record_vs_plain.ratio={ratio:.3f} x")
+    print(f"record_score / plain loop: {ratio:.2f}x the time ({'PASS' if ratio <= 1 else 'FAIL'})")
     return 0
 
 
