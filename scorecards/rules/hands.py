@@ -29,6 +29,53 @@ from scorecards.rules.validation import (
     _whole_number_error,
 )
 
+# The fields of the common hand, read by `_plain` without the general checks.
+_PLAIN_KEYS = frozenset(
+    ("bidder", "bid", "kind", "tricks", "five_hearts", "three_spades", "auction")
+)
+
+
+def _plain(raw: dict[str, Any]) -> HandInput | None:
+    """The common hand of a record (whole numbers, a list of whole numbers for the tricks, the
+    cards as sides, a list of calls), read as `HandInput.from_dict` reads it; None for anything
+    else, which the general reading then checks and names. Exact-type tests only (`type(x) is
+    int` leaves out bool), so nothing here raises."""
+    if None in raw.values():
+        return None  # a field given as null: refused or NOBODY, which the general path reads
+    bidder, bid, tricks = raw.get("bidder"), raw.get("bid"), raw.get("tricks")
+    five, three = raw.get("five_hearts"), raw.get("three_spades")
+    if (
+        (bidder is not None and type(bidder) is not int)
+        or (bid is not None and type(bid) is not int)
+        or type(tricks) is not list
+        or type(five) is not int
+        or type(three) is not int
+    ):
+        return None
+    for value in tricks:
+        if type(value) is not int:
+            return None
+    kind = raw.get("kind")
+    auction = raw.get("auction")
+    if auction is not None:
+        if kind is not None or type(auction) is not list:
+            return None  # an explicit kind is checked against the auction by the general path
+        for call in auction:
+            if type(call) is not str:
+                return None
+        auction = tuple(auction)
+    elif kind is not None and (type(kind) is not str or kind not in BID_KINDS):
+        return None
+    return HandInput(
+        bidder=bidder,
+        bid=bid,
+        kind=kind or "trump",
+        tricks=tuple(tricks),
+        five_hearts=five,
+        three_spades=three,
+        auction=auction,
+    )
+
 
 @dataclass(frozen=True)
 class HandInput:
@@ -77,6 +124,10 @@ class HandInput:
 
         `legacy`: read a record written before the format said so, where a kaiser 40's special
         card left out meant NOBODY (the app's own stored hands)."""
+        if type(raw) is dict and raw.keys() <= _PLAIN_KEYS:
+            plain = _plain(raw)
+            if plain is not None:
+                return plain
         if not isinstance(raw, Mapping):
             raise HandError(
                 number,
