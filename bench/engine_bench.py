@@ -297,7 +297,7 @@ def main() -> int:
 
     # The whole-record path beside the plain loop, on the standard game's records.
     standard = rules_build()
-    plain_records = []
+    plain_records: list[dict[str, Any]] = []
     while len(plain_records) < args.games:
         first, hands = random_game(rng, standard)
         plain_records.append(

@@ -144,6 +144,7 @@ def main() -> int:
             scored = ours.hands[-1]
             bids = [call for call in record["auction"] if call != "pass"]
             named_after += record["kind"] == "no" and not bids[-1].endswith("no")
+            assert scored.side is not None and scored.points is not None
             other = 1 - scored.side
             all_or_nothing += scored.points[other] > 0 and scored.delta[other] == 0
             if tuple(ours.scores) == tuple(peer.game_score):
