@@ -13,7 +13,11 @@ from django.db.models import Model
 
 # How long one transaction of a restore stays open before it commits (seconds). A step is a
 # few rows or one game, far shorter than the second a phone may wait.
-BATCH_SECONDS = 0.25
+BATCH_SECONDS = 0.4
+# After each commit on SQLite, the restore waits this long before it takes the write lock
+# again. A writer kept waiting sleeps between its tries (SQLite's busy handler, up to 100 ms a
+# sleep); without the pause the restore would take the lock back before that writer wakes.
+SQLITE_PAUSE_SECONDS = 0.1
 
 
 class Batches:
@@ -45,6 +49,9 @@ class Batches:
         if self._atomic is not None:
             atomic, self._atomic = self._atomic, None
             atomic.__exit__(None, None, None)
+            db = connections[router.db_for_write(Model)]
+            if db.vendor == "sqlite" and not db.in_atomic_block:
+                time.sleep(SQLITE_PAUSE_SECONDS)
 
 
 def rows_insert(model: type[Model], objects: list[Model]) -> None:
