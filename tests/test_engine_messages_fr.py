@@ -72,7 +72,8 @@ def test_words_inside_a_message_are_french() -> None:
     with translation.override("fr"), pytest.raises(HandError) as caught:
         game_score(rules, [hand])
     assert str(caught.value) == (
-        "main 1\u00a0: le cinq de cœur est allé à l’équipe 1, qui n’a fait aucune levée"
+        "main 1\u00a0: five_hearts\u00a0: le cinq de cœur est allé à l’équipe 1, qui n’a fait "
+        "aucune levée"
     )
 
 
@@ -89,7 +90,7 @@ def test_rules_and_record_errors_keep_their_field_in_french() -> None:
 
 # Names a French table says as they are.
 SAME_IN_FRENCH = {"Kaiser 40", "Solo", "Standard", "Pagat", "Yarotsky", "Saskatchewan"}
-SAME_IN_FRENCH |= {"Les Rois", "Hétu", "Joffre", "Lost Heir"}
+SAME_IN_FRENCH |= {"Les Rois", "Hétu", "Joffre", "Lost Heir", "kaisergame.com", "dcm454"}
 
 
 def test_the_compiled_catalogue_has_every_engine_message() -> None:
@@ -125,5 +126,6 @@ def test_players_are_named_in_french() -> None:
     with translation.override("fr"), pytest.raises(HandError) as caught:
         game_score(rules, [hand], seat_names=["Ann", "Cat", "Bob", "Dan"])
     assert str(caught.value) == (
-        "main 1\u00a0: le cinq de cœur est allé à Cat & Dan, qui n’a fait aucune levée"
+        "main 1\u00a0: five_hearts\u00a0: le cinq de cœur est allé à Cat & Dan, qui n’a fait "
+        "aucune levée"
     )
