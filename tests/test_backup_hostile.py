@@ -413,13 +413,13 @@ def test_brackets_inside_text_are_not_nesting() -> None:
     assert document_read(text.encode())["name"].startswith("[[[")
 
 
-def test_a_file_over_the_size_limit_is_refused_unread(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(backup_limits, "MAX_BYTES", 1000)
-    monkeypatch.setattr("leagues.management.commands.club_import.MAX_BYTES", 1000)
+def test_a_file_over_the_operators_size_limit_is_refused_unread(tmp_path) -> None:
     path = tmp_path / "club.json"
-    path.write_text(json.dumps({"pad": "x" * 2000}))
-    with pytest.raises(CommandError, match="nothing imported: the file is larger than"):
-        call_command("club_import", str(path))
+    path.write_text(json.dumps({"pad": "x" * (1024 * 1024)}))
+    with pytest.raises(CommandError, match="nothing imported: the file is larger than 1 MB"):
+        call_command("club_import", str(path), "--max-mb", "1")
+    with pytest.raises(CommandError, match="--max-mb: expected 1 to 1024"):
+        call_command("club_import", str(path), "--max-mb", "0")
 
 
 def test_a_section_over_its_object_limit_is_refused_naming_it(monkeypatch) -> None:

@@ -4,7 +4,7 @@ one write lock) long enough to make another club's phone wait."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -54,7 +54,7 @@ class Batches:
                 time.sleep(SQLITE_PAUSE_SECONDS)
 
 
-def rows_insert(model: type[Model], objects: list[Model]) -> None:
+def rows_insert(model: type[Model], objects: Sequence[Model]) -> None:
     """Insert `objects` in as few statements as the database takes, with every value as set on
     them: an `auto_now_add` time too (the document's; set `timezone.now()` on those not
     given). bulk_create would stamp those times itself, and updating them back row by row

@@ -15,8 +15,9 @@ from django.urls.exceptions import Resolver404
 
 from leagues.backup.fields import BackupError
 
-# A club of many seasons writes a few megabytes; anything past this is not a club's backup.
-MAX_BYTES = 64 * 1024 * 1024
+# A club of several busy seasons (about 2,000 games with their history) writes this much; on
+# SQLite it restores in under a minute. An operator may allow more (club_import --max-mb).
+MAX_BYTES = 16 * 1024 * 1024
 # A document nests about eight deep (games[i].record.hands[j].tricks); room to spare.
 MAX_DEPTH = 32
 # Longer numbers than any column takes (a 64-bit integer has 19 digits) are refused unread.

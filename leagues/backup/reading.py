@@ -112,13 +112,13 @@ def _check(data: Any) -> dict[str, Any]:
         count_check(_list(data.get("former_members", []), "former_members"), "former_members")
     ):
         path = f"former_members[{i}]"
-        account = _obj(raw, path)
+        entry = _obj(raw, path)
         former.append(
             {
-                "username": _username_check(account.get("username"), f"{path}.username", usernames),
+                "username": _username_check(entry.get("username"), f"{path}.username", usernames),
                 **{
                     name: _text(
-                        account.get(name, ""), f"{path}.{name}", max_length=150, required=False
+                        entry.get(name, ""), f"{path}.{name}", max_length=150, required=False
                     )
                     for name in ("first_name", "last_name")
                 },

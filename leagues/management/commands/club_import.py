@@ -31,7 +31,17 @@ class Command(BaseCommand):
             "never a staff account)",
         )
 
+        parser.add_argument(
+            "--max-mb",
+            type=int,
+            default=MAX_BYTES // (1024 * 1024),
+            help="refuse a file larger than this many megabytes (default %(default)s)",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
+        if not 1 <= options["max_mb"] <= 1024:
+            raise CommandError("--max-mb: expected 1 to 1024")
+        max_bytes = options["max_mb"] * 1024 * 1024
         accounts = {}
         for pair in options["account"]:
             source, sep, target = pair.partition("=")
@@ -40,7 +50,7 @@ class Command(BaseCommand):
             accounts[source] = target
         path = options["file"]
         try:
-            data = document_read(_read(path), max_bytes=MAX_BYTES)
+            data = document_read(_read(path, max_bytes), max_bytes=max_bytes)
             club = club_import(
                 data=data, slug=options["slug"], name=options["name"], accounts=accounts
             )
@@ -53,12 +63,12 @@ class Command(BaseCommand):
         )
 
 
-def _read(path: str) -> bytes:
-    """At most one byte more than a backup may hold (the check then refuses it unread)."""
+def _read(path: str, max_bytes: int) -> bytes:
+    """At most one byte more than `max_bytes` (the check then refuses it unread)."""
     try:
         if path == "-":
-            return sys.stdin.buffer.read(MAX_BYTES + 1)
+            return sys.stdin.buffer.read(max_bytes + 1)
         with open(path, "rb") as handle:
-            return handle.read(MAX_BYTES + 1)
+            return handle.read(max_bytes + 1)
     except OSError as exc:
         raise CommandError(f"{path}: {exc.strerror}") from exc
