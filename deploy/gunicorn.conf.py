@@ -5,7 +5,14 @@ GUNICORN_THREADS, GUNICORN_TIMEOUT."""
 
 import multiprocessing
 import os
+import sys
+from pathlib import Path
 from typing import Any
+
+# The project, for the log formatters (gunicorn reads this file before it imports the app).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kaiser_league.logs import logging_config
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # Requests are short and mostly wait on the database: two processes per core, a few threads each.
@@ -24,6 +31,12 @@ max_requests_jitter = 200
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = "-"
+# gunicorn's lines in the format of Django's and Celery's (kaiser_league/logs.py): UTC with the
+# zone, LOG_FORMAT=json as an option; each access line ends with the request's X-Request-ID.
+logconfig_dict = logging_config(
+    log_format=os.environ.get("LOG_FORMAT", "text"), level=os.environ.get("LOG_LEVEL", "INFO")
+)
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms request_id=%({x-request-id}o)s'
 
 
 def pre_fork(server: Any, worker: Any) -> None:

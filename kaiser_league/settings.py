@@ -7,12 +7,15 @@ A club server sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY and DJANGO_DEBUG=
 from __future__ import annotations
 
 import os
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from kaiser_league.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -69,8 +72,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every log line of the request carries its id, the health check included.
+    "kaiser_league.ops_middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads the Host header (a probe from 127.0.0.1 names no allowed host);
+    # the security middleware above does not for /healthz (SECURE_REDIRECT_EXEMPT).
+    "kaiser_league.ops_middleware.HealthCheckMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -81,6 +89,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "kaiser_league.middleware.ContentSecurityPolicyMiddleware",
+    "kaiser_league.ops_middleware.PermissionsPolicyMiddleware",
     "kaiser_league.middleware.SignInRedirectMiddleware",
     # Last, so that a locked-out login is refused before the view runs.
     "axes.middleware.AxesMiddleware",
@@ -199,6 +208,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Anyone may create an account only when SIGNUP_OPEN (by default on the development server
+# only): on a club server people come in through an invitation link, which still lets them
+# create their account.
+SIGNUP_OPEN = env_bool("SIGNUP_OPEN", DEBUG)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -236,6 +249,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# WhiteNoise does not know the web manifest's type (Python's mimetypes, used by runserver, does).
+WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -295,14 +310,39 @@ if not DEBUG:
     # The load balancer's and systemd's health probes speak plain HTTP to 127.0.0.1.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
-}
+# --- Logs and error reports -------------------------------------------------------------------
+# One format for Django, gunicorn (deploy/gunicorn.conf.py) and Celery: UTC with its zone, the
+# request id on each line; LOG_FORMAT=json for one JSON object per line (kaiser_league/logs.py).
+LOG_FORMAT = env_str("LOG_FORMAT", "text")
+LOGGING = logging_config(log_format=LOG_FORMAT, level=env_str("LOG_LEVEL", "INFO"))
+# Celery keeps Django's logging instead of installing its own format (local time, no zone).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# ADMINS="Ann <ann@example.org>,bob@example.org" (quoted for a shell): who is mailed each
+# server error (500) with its traceback, through EMAIL_BACKEND. Empty: nobody is mailed.
+ADMINS = [(name or address, address) for name, address in map(parseaddr, env_list("ADMINS", []))]
+SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+# Sentry: only with SENTRY_DSN set and sentry-sdk installed (it is not a requirement); nothing
+# leaves the server otherwise. No personal data is sent (send_default_pii off).
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    try:
+        import sentry_sdk
+    except ImportError as missing:
+        raise ImproperlyConfigured(
+            "SENTRY_DSN is set but sentry-sdk is not installed: pip install sentry-sdk"
+        ) from missing
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        send_default_pii=False,
+        traces_sample_rate=0.0,
+    )
+# What the site never uses (kaiser_league/ops_middleware.py).
+PERMISSIONS_POLICY = (
+    "accelerometer=(), autoplay=(), camera=(), display-capture=(), geolocation=(), "
+    "gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), usb=(), "
+    "interest-cohort=()"
+)
 
 # --- Standings and ratings --------------------------------------------------------------------
 # Beat catches up on rebuilds that could not be queued (broker down) or were lost.
@@ -310,8 +350,20 @@ CELERY_BEAT_SCHEDULE = {
     "derived-data-reconcile": {
         "task": "leagues.derived_data_reconcile",
         "schedule": env_int("DERIVED_DATA_RECONCILE_SECONDS", 300),
-    }
+    },
+    # /healthz?deep=1 wants a heartbeat younger than WORKER_HEARTBEAT_MAX_AGE.
+    "worker-heartbeat": {
+        "task": "kaiser_league.worker_heartbeat",
+        "schedule": env_int("WORKER_HEARTBEAT_SECONDS", 20),
+    },
+    "sessions-purge": {"task": "kaiser_league.sessions_purge", "schedule": 6 * 3600},
+    "login-attempts-purge": {"task": "kaiser_league.login_attempts_purge", "schedule": 6 * 3600},
 }
+# kaiser_league is not an app: its tasks are imported by name.
+CELERY_IMPORTS = ["kaiser_league.tasks"]
+WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 60)
+# Login attempts and login records kept this many days (a lockout itself lasts 15 minutes).
+LOGIN_RECORDS_KEEP_DAYS = env_int("LOGIN_RECORDS_KEEP_DAYS", 30)
 
 # --- Load and faults --------------------------------------------------------------------------
 # A refused CSRF check answers the hand outbox in JSON, naming the field, like other refusals.

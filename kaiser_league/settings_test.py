@@ -10,7 +10,7 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", True)  # noqa: F
 STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
 }
-LOGGING["root"] = {**LOGGING["root"], "level": "WARNING"}  # type: ignore[dict-item]  # noqa: F405
+LOGGING["root"] = {**LOGGING["root"], "level": "WARNING"}  # noqa: F405
 # On SQLite the tests use a file in WAL mode, as a club server does, not Django's default shared
 # in-memory database: threads then really take turns on the write lock (busy_timeout) and the
 # concurrency tests prove what production does. One file per checkout, so worktrees never share.

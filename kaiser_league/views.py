@@ -1,10 +1,12 @@
-"""Project-level views: the health check."""
+"""Project-level views: the health check, the service worker, robots.txt, the error pages."""
 
 from __future__ import annotations
 
 import logging
+import uuid
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -13,6 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from kaiser_league.celery import app as celery_app
+from kaiser_league.tasks import heartbeat_age
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +33,52 @@ def broker_status() -> str:
     return "ok"
 
 
+def cache_status() -> str:
+    """ "ok" when the cache gives back what was just written to it, else "down"."""
+    key = f"kaiser:healthz:{uuid.uuid4().hex}"
+    try:
+        cache.set(key, "ok", timeout=10)
+        answered = cache.get(key)
+        cache.delete(key)
+    except Exception:  # a cache server down raises its own client's errors
+        log.warning("cache unreachable", exc_info=True)
+        return "down"
+    return "ok" if answered == "ok" else "down"
+
+
+def worker_status() -> str:
+    """ "eager" when tasks run in-process; "ok" when a worker ran the heartbeat task (queued by
+    beat every WORKER_HEARTBEAT_SECONDS) within WORKER_HEARTBEAT_MAX_AGE seconds; otherwise
+    what is wrong."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return "eager"
+    backends = {conf.get("BACKEND", "") for conf in settings.CACHES.values()}
+    if backends & settings.PER_PROCESS_CACHES:
+        # The worker's heartbeat would land in the worker's own memory, never seen here.
+        return "unknown: no shared cache (CACHE_URL)"
+    try:
+        age = heartbeat_age()
+    except Exception:
+        log.warning("heartbeat unreadable", exc_info=True)
+        return "unknown: cache down"
+    if age is None:
+        return "no heartbeat"
+    if age > settings.WORKER_HEARTBEAT_MAX_AGE:
+        return f"last heartbeat {int(age)} s ago"
+    return "ok"
+
+
+_HEALTHY = {"ok", "eager"}
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 with {"database": "ok", "broker": ...}; 503 when the database does not answer.
+    A broker that is down is reported but is not fatal: hands are still saved without it.
 
-    A broker that is down is reported but is not fatal: hands are still saved without it."""
+    With `?deep=1`, also the cache and the worker ("cache", "worker"), and 503 naming in
+    "failed" each check that is not ok: for a monitor, not for systemd's liveness probe."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
@@ -43,8 +86,18 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except DatabaseError:
         log.exception("database unreachable")
         database = "down"
-    body = {"database": database, "vendor": connection.vendor, "broker": broker_status()}
-    return JsonResponse(body, status=200 if database == "ok" else 503)
+    body: dict[str, object] = {
+        "database": database,
+        "vendor": connection.vendor,
+        "broker": broker_status(),
+    }
+    failed = [] if database == "ok" else ["database"]
+    if request.GET.get("deep") == "1":
+        body["cache"] = cache_status()
+        body["worker"] = worker_status()
+        failed += [name for name in ("broker", "cache", "worker") if body[name] not in _HEALTHY]
+        body["failed"] = failed
+    return JsonResponse(body, status=503 if failed else 200)
 
 
 @require_GET
@@ -61,3 +114,14 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever the page says: send them to the icon."""
     return redirect(static("icons/favicon-32.png"))
+
+
+# Nothing of a club is for search engines (table and invitation links least of all): only the
+# home page may be listed.
+ROBOTS_TXT = "User-agent: *\nAllow: /$\nDisallow: /\n"
+
+
+@require_GET
+def robots_txt(request: HttpRequest) -> HttpResponse:
+    """/robots.txt: the home page may be indexed, nothing else."""
+    return HttpResponse(ROBOTS_TXT, content_type="text/plain; charset=utf-8")

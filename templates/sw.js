@@ -37,10 +37,21 @@ function fromNetworkKeeping(request, key) {
   });
 }
 
+var LOGOUT = "{% url 'logout' %}";
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") { return; }
   var url = new URL(request.url);
+  if (request.method === "POST" && url.origin === self.location.origin && url.pathname === LOGOUT) {
+    /* Logging out: the kept sheets were this person's; the next one on this phone must not see
+       them. The request itself goes to the network as it is. */
+    event.waitUntil(caches.keys().then(function (keys) {
+      return Promise.all(keys.filter(function (k) { return k.indexOf("kaiser-") === 0; })
+        .map(function (k) { return caches.delete(k); }));
+    }));
+    return;
+  }
+  if (request.method !== "GET") { return; }
   if (url.origin !== self.location.origin) { return; }
   if (request.mode === "navigate" && SHEET.test(url.pathname)) {
     /* The sheet: the network first (the latest state), the last copy when there is none. */

@@ -34,6 +34,7 @@ OPEN = {
     "healthz",
     "service_worker",
     "favicon",
+    "robots_txt",
     "login",
     "logout",
     "signup",

@@ -4,13 +4,15 @@ seasons. Thin function views: access helper, form, service."""
 from __future__ import annotations
 
 import datetime
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -41,10 +43,30 @@ from scorecards.rules_form import RulesForm
 # --- Accounts and clubs -----------------------------------------------------------------------
 
 
+def _invited(next_url: str | None) -> bool:
+    """Whether `next_url` is the path of an invitation link that can still bring someone in."""
+    path = urlsplit(next_url or "").path
+    if not path.startswith("/"):
+        return False
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    return (
+        match.url_name == "invitation_accept"
+        and services.invitation_valid(match.kwargs.get("token", "")) is not None
+    )
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """A new account. With SIGNUP_OPEN off (a club server's default) only for someone coming
+    from a live invitation link (`next`); anyone else is told to ask a club for one (403)."""
     if request.user.is_authenticated:
         return redirect("home")
+    invited_by = request.POST.get("next") or request.GET.get("next")
+    if not settings.SIGNUP_OPEN and not _invited(invited_by):
+        return render(request, "registration/signup_closed.html", status=403)
     form = SignUpForm(request.POST or None)
     user = None
     if request.method == "POST" and form.is_valid():

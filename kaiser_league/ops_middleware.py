@@ -1,0 +1,90 @@
+"""Middleware of operations: the request id, the health check answered before the host check,
+and the Permissions-Policy header."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.signals import request_finished
+from django.http import HttpRequest, HttpResponse
+
+from kaiser_league.logs import request_id_var
+
+REQUEST_ID_HEADER = "X-Request-ID"
+# What the proxy may hand us (Caddy's {http.request.uuid}, nginx's $request_id): short, and of
+# characters that cannot forge a log line or a header.
+_SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{7,63}")
+
+HEALTHZ_PATH = "/healthz"
+
+
+def request_id_from(request: HttpRequest) -> str:
+    """The proxy's X-Request-ID when it is sane (8 to 64 letters, digits, `.`, `_`, `:`, `-`),
+    else a new random one (32 hex digits)."""
+    incoming = request.META.get("HTTP_X_REQUEST_ID", "")
+    if _SANE_REQUEST_ID.fullmatch(incoming):
+        return incoming
+    return uuid.uuid4().hex
+
+
+class RequestIdMiddleware:
+    """First of all: give the request its id (`request.request_id`), put it on every log line
+    written while it is served (kaiser_league.logs) and on the response's X-Request-ID."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request_id = request_id_from(request)
+        request.request_id = request_id  # type: ignore[attr-defined]
+        # Kept until the response is closed (request_finished), not only while the middleware
+        # runs: Django logs a 4xx/5xx response ("Not Found: ...") after the middleware is done.
+        request_id_var.set(request_id)
+        response = self.get_response(request)
+        response[REQUEST_ID_HEADER] = request_id
+        return response
+
+
+def _request_id_forget(**kwargs: object) -> None:
+    """Lines logged between requests (by this thread) carry no request's id."""
+    request_id_var.set("-")
+
+
+request_finished.connect(_request_id_forget, dispatch_uid="kaiser_request_id_forget")
+
+
+class HealthCheckMiddleware:
+    """Answer /healthz before anything reads the Host header: a probe from 127.0.0.1 (systemd,
+    a load balancer, `curl localhost`) names no allowed host, and would otherwise get a 400 and
+    a logged traceback. Nothing else of the site is reachable this way."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info == HEALTHZ_PATH:
+            from kaiser_league.views import healthz
+
+            response = healthz(request)
+            # The headers of every page, though the middleware that sets them is skipped.
+            response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
+            response.headers.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
+            response.headers.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS)
+            return response
+        return self.get_response(request)
+
+
+class PermissionsPolicyMiddleware:
+    """Send the Permissions-Policy: the site uses no camera, microphone, location, payment or
+    other powerful feature, and says so, so that nothing injected could ask for them."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.headers.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
+        return response
