@@ -118,7 +118,20 @@ CASES: list[tuple[str, Callable[[dict], object], str | None]] = [
         lambda d: _version(d).update(reason="r" * 201),
         ".reason",
     ),
+    (
+        "a hand version whose after names bidder 9 at a table of four",
+        lambda d: _version(d)["after"].update(bidder=9),
+        None,
+    ),
+    ("a seat claim for seat 9", lambda d: d["seat_claims"][0].update(seat=9), ".seat"),
+    ("a seat claim for seat 4 of four", lambda d: d["seat_claims"][0].update(seat=4), ".seat"),
+    ("a seat claim for seat -1", lambda d: d["seat_claims"][0].update(seat=-1), ".seat"),
     # Nights
+    (
+        "an entry whose first round is 99",
+        lambda d: d["tournament_entries"][0].update(first_round=99),
+        None,
+    ),
     ("a night with 6-seat rules", _six_seat_night, "tournaments[0].rules"),
     (
         "a night with unknown rules",
