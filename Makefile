@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv migrate demo lint format messages system-deps bench check-examples clean serve loadtest screenshots
+.PHONY: run test venv release migrate demo lint format messages system-deps bench check-examples clean serve loadtest screenshots
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -90,6 +90,22 @@ bench: venv
 LOAD_ARGS ?= --tables 40 --hands 6 --speedup 90 --time-limit 120
 loadtest: venv
 	$(PY) bench/load_night.py $(LOAD_ARGS)
+
+## release: on a club server, as root after `git pull` (deploy/README.md): the packages of
+## requirements/prod.txt, the migrations once, the static files, then a restart of web, worker
+## and beat when their systemd units are installed. Runs as SERVICE_USER with ENV_FILE's settings.
+SERVICE_USER ?= kaiser
+ENV_FILE ?= /etc/kaiser-league/kaiser.env
+AS_SERVICE = $(shell [ "$$(id -u)" = 0 ] && id -u $(SERVICE_USER) >/dev/null 2>&1 && echo "runuser -u $(SERVICE_USER) --")
+WITH_ENV = $(if $(wildcard $(ENV_FILE)),set -a && . $(ENV_FILE) && set +a &&,)
+UNITS := kaiser-web kaiser-worker kaiser-beat
+release:
+	$(WITH_ENV) $(AS_SERVICE) $(PY) -m pip install --quiet --require-hashes -r requirements/prod.txt
+	$(WITH_ENV) $(AS_SERVICE) $(PY) manage.py migrate --noinput
+	$(WITH_ENV) $(AS_SERVICE) $(PY) manage.py collectstatic --noinput --verbosity 0
+	@if command -v systemctl >/dev/null 2>&1 && systemctl cat kaiser-web.service >/dev/null 2>&1; then \
+	  echo "systemctl restart $(UNITS)"; systemctl restart $(UNITS); \
+	else echo "no kaiser-web systemd unit here: restart the web, worker and beat processes yourself"; fi
 
 ## serve: run as a club server does: gunicorn, PostgreSQL, Redis, Celery worker and beat (Ctrl-C stops all)
 serve: venv
