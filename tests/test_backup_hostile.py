@@ -126,6 +126,38 @@ CASES: list[tuple[str, Callable[[dict], object], str | None]] = [
     ("a seat claim for seat 9", lambda d: d["seat_claims"][0].update(seat=9), ".seat"),
     ("a seat claim for seat 4 of four", lambda d: d["seat_claims"][0].update(seat=4), ".seat"),
     ("a seat claim for seat -1", lambda d: d["seat_claims"][0].update(seat=-1), ".seat"),
+    (
+        "two seat claims for one seat",
+        lambda d: d["seat_claims"][1].update(
+            seat=d["seat_claims"][0]["seat"], game=d["seat_claims"][0]["game"]
+        ),
+        "seat_claims[1]",
+    ),
+    (
+        "an invitation for an owner",
+        lambda d: d["invitations"][0].update(role="owner"),
+        "invitations[0].role",
+    ),
+    (
+        "an invitation used 101 times at most",
+        lambda d: d["invitations"][0].update(max_uses=101),
+        "invitations[0].max_uses",
+    ),
+    (
+        "a closed round without its time",
+        lambda d: d["tournament_rounds"][0].update(status="closed", closed_at=None),
+        "tournament_rounds[0]",
+    ),
+    (
+        "an entry whose first round is 0",
+        lambda d: d["tournament_entries"][0].update(first_round=0),
+        "tournament_entries[0].first_round",
+    ),
+    (
+        "a player entered twice in a night",
+        lambda d: d["tournament_entries"][1].update(player=d["tournament_entries"][0]["player"]),
+        "tournament_entries[1]",
+    ),
     # Nights
     (
         "an entry whose first round is 99",

@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from leagues.backup.batches import Batches, rows_insert
+from leagues.backup.constraints import row_constraints_check, unique_constraints_check
 from leagues.backup.fields import (
     Accounts,
     BackupError,
@@ -300,6 +301,7 @@ def _sections_check(data: Mapping[str, Any], sizes: dict[str, int], usernames: s
                     continue
                 values[name] = _field_check(model_field, row.get(name), f"{path}.{name}")
             _model_check(section.model, values, path)
+            row_constraints_check(section.model, values, path)
             refs: dict[str, Any] = {}
             for name, target in section.refs.items():
                 if target == CLUB:
@@ -323,6 +325,7 @@ def _sections_check(data: Mapping[str, Any], sizes: dict[str, int], usernames: s
                 else:
                     refs[name] = value
             rows.append((values, refs))
+        unique_constraints_check(section.model, rows, section.key)
         sizes[section.key] = len(rows)
         checked[section.key] = rows
     return checked
