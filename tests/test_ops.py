@@ -371,3 +371,42 @@ def test_signup_is_closed_by_default_in_production() -> None:
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert done.stdout.strip() == "True", done.stderr
+
+
+# --- Celery's lines -------------------------------------------------------------------------
+
+
+def test_celery_keeps_the_project_log_format() -> None:
+    from kaiser_league.celery import app
+
+    assert app.conf.worker_hijack_root_logger is False
+
+
+def test_a_task_in_a_worker_logs_under_its_id_and_an_eager_one_under_the_request() -> None:
+    from types import SimpleNamespace
+
+    from celery.signals import task_postrun, task_prerun
+
+    from kaiser_league.logs import request_id_var
+
+    in_worker = SimpleNamespace(request=SimpleNamespace(is_eager=False))
+    task_prerun.send(sender=None, task_id="abc123", task=in_worker)
+    assert request_id_var.get() == "task-abc123"
+    task_postrun.send(sender=None, task_id="abc123", task=in_worker)
+    assert request_id_var.get() == "-"
+
+    request_id_var.set("req-0123456789")
+    eager = SimpleNamespace(request=SimpleNamespace(is_eager=True))
+    task_prerun.send(sender=None, task_id="abc123", task=eager)
+    task_postrun.send(sender=None, task_id="abc123", task=eager)
+    assert request_id_var.get() == "req-0123456789"
+    request_id_var.set("-")
+
+
+def test_healthz_sends_the_security_headers_though_it_skips_their_middleware(
+    client: Client,
+) -> None:
+    headers = client.get("/healthz", HTTP_HOST="127.0.0.1").headers
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    assert "camera=()" in headers["Permissions-Policy"]
+    assert headers["X-Frame-Options"] == "DENY"
