@@ -473,3 +473,12 @@ def test_a_section_over_its_object_limit_is_refused_naming_it(monkeypatch) -> No
     with pytest.raises(BackupError, match=r"^players: more than 3 objects"):
         club_import(data=document)
     assert not Club.objects.exists()
+
+
+@pytest.mark.parametrize("slug", ["new", "bad slug", "x" * 61])
+def test_a_slug_given_by_the_operator_is_checked_as_the_documents(slug) -> None:
+    document = _document()
+    with pytest.raises(BackupError) as raised:
+        club_import(data=document, slug=slug)
+    assert raised.value.path == "slug"
+    assert not Club.objects.exists()

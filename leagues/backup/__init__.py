@@ -2,8 +2,10 @@
 on another server, made on SQLite or PostgreSQL and restored on either.
 
     data = club_export(club)                  # a read: plain dicts and lists, JSON-ready
-    club = club_import(data=data)             # a write, in one transaction: all or nothing
+    data = document_read(raw_bytes)           # a file's bytes, bounded before parsing
+    club = club_import(data=data)             # checked whole, then written: all or nothing
     club = club_import(data=data, slug="regina-copy", name="Regina (copy)")
+    club = club_import(data=data, accounts={"olga": "olga"})  # the operator maps an account
 
 What the document holds:
 - `club` (every setting, and since when confirmation is asked), `members` (usernames, names,
@@ -22,11 +24,27 @@ The contract of a section (`Section`): `key` names its list in the document; `mo
 `fields` are the columns copied as they are, each checked by the kind of its model field (text
 within its max_length and free of NUL and lone surrogates, integers within the column's range,
 choices among the model's, dates, times with their offset, booleans, JSON); `refs` maps a
-foreign key to what it points at: "user" (a member's username), "club" (the restored club), or
-another section's key / "players" / "seasons" / "games", written as the position in that list.
+foreign key to what it points at: "user" (the username of a member or former member), "club"
+(the restored club), or another section's key / "players" / "seasons" / "games", written as
+the position in that list.
 `rows(club)` gives the club's rows in a stable order; `fresh` gives a new value for a
 globally unique field taken on this server already (an invitation token). A section may only
 refer to sections declared before it. Adding a model is one more `Section(...)` in SECTIONS.
+
+Accounts (`leagues.backup.accounts`): the document names its members' accounts and, in
+`former_members`, the accounts of people no longer members that its rows link to (who started a
+game, claimed a seat, corrected a hand), so those links come back as the same names. A restore
+never gives an existing account anything by its name: each account is made new, with no usable
+password, under its own name if free (ignoring case) or a new one (`olga-2`); an existing
+account takes a document's place only when the operator maps it, and never a staff account.
+
+A document is untrusted input. It is checked whole before the first write (`reading`,
+`semantics`, `constraints`: every value as its column and the model's validators take it, the
+models' check and unique constraints, rules the engine accepts for that kind of game, hand
+versions that are kaiser-game/1 hands, short names the site's addresses would shadow, days and
+moments within 1900-2999); `limits` bounds the file, its nesting and numbers before parsing, the
+objects of a list and the versions of a hand. The write then goes in short transactions
+(`batches`) so other clubs keep saving hands; should one fail, what the restore wrote is removed.
 
 Every refusal is a BackupError naming the place (`tournaments[2].date: ...`) and writes nothing.
 Passwords are not carried: restored accounts have none and set one through the ordinary
@@ -35,6 +53,7 @@ password reset page (`leagues.clubs.account_forms.PasswordResetForm` includes su
 
 from leagues.backup.export import club_export
 from leagues.backup.fields import CLUB_FORMAT, BackupError
+from leagues.backup.limits import document_read
 from leagues.backup.restore import club_import
 
-__all__ = ["CLUB_FORMAT", "BackupError", "club_export", "club_import"]
+__all__ = ["CLUB_FORMAT", "BackupError", "club_export", "club_import", "document_read"]

@@ -1,4 +1,5 @@
-"""Restoring a checked `kaiser-club/1` document as a new club, in one transaction."""
+"""Restoring a `kaiser-club/1` document as a new club: checked whole, then written in short
+transactions (removed again should one fail)."""
 
 from __future__ import annotations
 
