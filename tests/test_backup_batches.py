@@ -106,3 +106,29 @@ def test_a_file_over_the_size_limit_is_refused_at_once(tmp_path) -> None:
         call_command("club_import", str(path))
     assert time.monotonic() - started < 5
     assert not Club.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_restore_in_many_transactions_queues_one_rebuild_at_its_end(monkeypatch) -> None:
+    import leagues.backup.batches as batches
+    import leagues.standings.services as standings_services
+
+    monkeypatch.setattr(batches, "BATCH_SECONDS", 0)  # every step its own transaction
+    monkeypatch.setattr(batches, "SQLITE_PAUSE_SECONDS", 0)
+    sent: list[dict] = []
+    real = standings_services.derived_data_send
+
+    def counted(**kwargs):
+        sent.append(kwargs)
+        return real(**kwargs)
+
+    monkeypatch.setattr(standings_services, "derived_data_send", counted)
+    document = json.loads(json.dumps(_big_document(copies=2)))
+    sent.clear()
+
+    club = club_import(data=document)
+
+    assert len(sent) == 1
+    assert sent[0]["club_ids"] == [club.pk]
+    assert sent[0]["season_ids"] == sorted(club.seasons.values_list("pk", flat=True))
+    assert club.seasons.get().standings.computed_at is not None
