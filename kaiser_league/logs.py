@@ -65,9 +65,15 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(body, ensure_ascii=False)
 
 
-def logging_config(*, log_format: str = "text", level: str = "INFO") -> dict[str, Any]:
+def logging_config(
+    *, log_format: str = "text", level: str = "INFO", mail_admins: bool = False
+) -> dict[str, Any]:
     """The `logging.config.dictConfig` of every process: Django's LOGGING, and gunicorn's
-    `logconfig_dict` (its own loggers included). `log_format`: "text" or "json"."""
+    `logconfig_dict` (its own loggers included). `log_format`: "text" or "json". `mail_admins`
+    (Django's processes only): server errors also mailed to ADMINS, when DEBUG is off.
+
+    Django's own handlers are replaced (its console handler and runserver's, each with a format
+    of its own), so that every line of every process is written once, in this format."""
     if log_format not in {"text", "json"}:
         raise ValueError(f"LOG_FORMAT must be text or json, got {log_format!r}")
     formatter = (
@@ -75,7 +81,7 @@ def logging_config(*, log_format: str = "text", level: str = "INFO") -> dict[str
         if log_format == "json"
         else ("kaiser_league.logs.UtcFormatter")
     )
-    return {
+    config: dict[str, Any] = {
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {"request_id": {"()": "kaiser_league.logs.RequestIdFilter"}},
@@ -95,5 +101,16 @@ def logging_config(*, log_format: str = "text", level: str = "INFO") -> dict[str
             # a dictConfig); propagate so that each line is written once, by the root.
             "gunicorn.error": {"level": level, "propagate": True},
             "gunicorn.access": {"level": level, "propagate": True},
+            "django": {"handlers": [], "level": level, "propagate": True},
+            "django.server": {"handlers": [], "level": level, "propagate": True},
         },
     }
+    if mail_admins:
+        config["filters"]["require_debug_false"] = {"()": "django.utils.log.RequireDebugFalse"}
+        config["handlers"]["mail_admins"] = {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        }
+        config["loggers"]["django"]["handlers"] = ["mail_admins"]
+    return config

@@ -314,7 +314,9 @@ if not DEBUG:
 # One format for Django, gunicorn (deploy/gunicorn.conf.py) and Celery: UTC with its zone, the
 # request id on each line; LOG_FORMAT=json for one JSON object per line (kaiser_league/logs.py).
 LOG_FORMAT = env_str("LOG_FORMAT", "text")
-LOGGING = logging_config(log_format=LOG_FORMAT, level=env_str("LOG_LEVEL", "INFO"))
+LOGGING = logging_config(
+    log_format=LOG_FORMAT, level=env_str("LOG_LEVEL", "INFO"), mail_admins=True
+)
 # Celery keeps Django's logging instead of installing its own format (local time, no zone).
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # ADMINS="Ann <ann@example.org>,bob@example.org" (quoted for a shell): who is mailed each

@@ -410,3 +410,86 @@ def test_healthz_sends_the_security_headers_though_it_skips_their_middleware(
     assert "default-src 'self'" in headers["Content-Security-Policy"]
     assert "camera=()" in headers["Permissions-Policy"]
     assert headers["X-Frame-Options"] == "DENY"
+
+
+# --- Error reports --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def boom_urls(settings) -> None:
+    """A site with one more URL, /boom, that fails."""
+    import sys
+    import types
+
+    from django.urls import include, path
+
+    def boom(request):
+        raise RuntimeError("boom at the table")
+
+    module = types.ModuleType("ops_boom_urls_2")
+    module.urlpatterns = [path("boom", boom), path("", include("kaiser_league.urls"))]  # type: ignore[attr-defined]
+    sys.modules["ops_boom_urls_2"] = module
+    settings.ROOT_URLCONF = "ops_boom_urls_2"
+
+
+def test_a_server_error_is_mailed_to_admins_from_the_environment(boom_urls, settings) -> None:
+    from django.core import mail
+
+    settings.ADMINS = [("Ann", "ann@example.org")]
+    response = Client(raise_request_exception=False).get("/boom")
+    assert response.status_code == 500
+    [message] = mail.outbox
+    assert message.to == ["ann@example.org"]
+    assert "boom at the table" in message.body
+
+
+def test_no_admins_no_mail(boom_urls, settings) -> None:
+    from django.core import mail
+
+    settings.ADMINS = []
+    assert Client(raise_request_exception=False).get("/boom").status_code == 500
+    assert mail.outbox == []
+
+
+def test_django_writes_each_line_once_in_the_project_format() -> None:
+    from django.utils.log import AdminEmailHandler
+
+    assert [type(h) for h in logging.getLogger("django").handlers] == [AdminEmailHandler]
+    assert logging.getLogger("django.server").handlers == []
+
+
+def _settings_in_subprocess(extra: dict[str, str], expression: str):
+    import os
+    import subprocess
+    import sys
+
+    from bench.harness import ROOT
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "SENTRY_"))}
+    env.update(DJANGO_SETTINGS_MODULE="kaiser_league.settings", **extra)
+    code = f"import django; django.setup(); from django.conf import settings; print({expression})"
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+
+def test_admins_are_read_from_the_environment() -> None:
+    done = _settings_in_subprocess(
+        {"ADMINS": "Ann Smith <ann@example.org>, bob@example.org"}, "settings.ADMINS"
+    )
+    assert done.stdout.strip() == (
+        "[('Ann Smith', 'ann@example.org'), ('bob@example.org', 'bob@example.org')]"
+    ), done.stderr
+
+
+def test_sentry_is_off_unless_configured_and_named_when_missing() -> None:
+    done = _settings_in_subprocess({}, "settings.SENTRY_DSN == ''")
+    assert done.stdout.strip() == "True", done.stderr
+    try:
+        import sentry_sdk  # noqa: F401
+    except ImportError:
+        done = _settings_in_subprocess(
+            {"SENTRY_DSN": "https://key@sentry.example.org/1"}, "settings.SENTRY_DSN"
+        )
+        assert done.returncode != 0
+        assert "SENTRY_DSN is set but sentry-sdk is not installed" in done.stderr
