@@ -231,7 +231,7 @@ def test_a_game_dated_before_the_last_rated_one_is_rated_in_its_place(club, play
         for p in RatingPoint.objects.filter(player__club=club)
     }
     assert stored == {(a.player_id, a.game_id): (a.seq, a.mu, a.sigma) for a in history}
-    assert {p.pk: p.games for p in PlayerRating.objects.filter(club=club)} == {
+    assert {p.player_id: p.games for p in PlayerRating.objects.filter(club=club)} == {
         pk: row["games"] for pk, row in final.items()
     }
 

@@ -158,7 +158,9 @@ def player_merge(*, kept: Player, merged: Player, by: User | None) -> PlayerMerg
             raise LeagueError(_("Only an owner or a director merges players."))
         locked = {
             player.pk: player
-            for player in Player.objects.select_for_update()
+            # Only the player rows are locked: PostgreSQL refuses FOR UPDATE on the nullable
+            # side of the outer join to the account.
+            for player in Player.objects.select_for_update(of=("self",))
             .select_related("user")
             .filter(pk__in=[kept.pk, merged.pk])
         }

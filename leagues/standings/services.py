@@ -168,6 +168,12 @@ def derived_data_held() -> Iterator[None]:
         transaction.on_commit(batch.send, robust=True)  # now, outside a transaction
 
 
+def _waiting(batch: _Batch) -> bool:
+    """Whether `batch.send` is still registered to run when the current transaction commits."""
+    pending = transaction.get_connection().run_on_commit
+    return any(func == batch.send for _savepoints, func, _robust in pending)
+
+
 def derived_data_queue(*, game: Any) -> None:
     """After the current transaction commits, queue the rebuild of the standings of `game`'s
     season and the ratings of its club. Never raises (see derived_data_send).
@@ -175,12 +181,13 @@ def derived_data_queue(*, game: Any) -> None:
     The games of one transaction share their rebuilds: closing a round of twenty tables queues
     one rebuild of the season and one of the club's ratings, not twenty of each. Each game
     registers the batch's callback, so whichever of them survives (a savepoint rolled back
-    takes its own with it) sends them all, and the others find it sent; a game queued by a
-    transaction that rolled back goes with the next batch: one needless, harmless rebuild."""
+    takes its own with it) sends them all, and the others find it sent. A batch none of whose
+    callbacks is still waiting on this connection belonged to a transaction that rolled back:
+    it is dropped with it, so its games never join a later transaction's rebuilds."""
     if game.club_id is None:
         return
     batch: _Batch | None = getattr(_batches, "current", None)
-    if batch is None or batch.sent:
+    if batch is None or batch.sent or not (batch.held or _waiting(batch)):
         batch = _batches.current = _Batch()
     batch.games.append((game.season_id, game.club_id, game.pk))
     transaction.on_commit(batch.send, robust=True)
