@@ -87,6 +87,8 @@ def production_env(
         # Several gunicorn workers on one machine with no Redis: production settings refuse a
         # per-process cache; measuring may (every cache is keyed by what it shows).
         ALLOW_PER_PROCESS_CACHE="true",
+        # Sign-up is closed by default in production; the load tests sign newcomers up at once.
+        SIGNUP_OPEN="true",
     )
     if database_url:
         env["DATABASE_URL"] = database_url
