@@ -11,7 +11,9 @@ pytestmark = pytest.mark.browser
 
 
 def test_axe_finds_an_image_without_text_and_passes_a_clean_page(page) -> None:
-    page.set_content('<html lang="en"><title>t</title><main><h1>Kaiser</h1><img src="x.png"></main></html>')
+    page.set_content(
+        '<html lang="en"><title>t</title><main><h1>Kaiser</h1><img src="x.png"></main></html>'
+    )
     assert [v["id"] for v in axe_violations(page)] == ["image-alt"]
     page.set_content('<html lang="en"><title>t</title><main><h1>Kaiser</h1></main></html>')
     assert axe_violations(page) == []
