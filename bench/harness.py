@@ -194,7 +194,7 @@ class GunicornServer:
         while True:
             if self.process.poll() is not None:
                 self.log.seek(0)
-                raise RuntimeError(f"gunicorn exited: {self.log.read().decode()[-2000:]}")
+                raise RuntimeError(f"gunicorn exited: {self.log.read().decode()[-8000:]}")
             try:
                 status, _, _ = HttpSession(self.base_url, timeout=5).get("/healthz")
                 if status == 200:
