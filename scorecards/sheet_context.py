@@ -17,7 +17,7 @@ from scorecards.models import FinishReason, Game, Hand
 from scorecards.pot import cents_text
 from scorecards.presentation import kind_label, sheet_texts, table_qr, winner_text
 from scorecards.qr import table_link
-from scorecards.rules import GameScore, Rules
+from scorecards.rules import GameScore, Rules, points_leader
 from scorecards.rules.catalogue import rules_describe
 from scorecards.selectors import (
     game_hands,
@@ -246,11 +246,10 @@ def round_ended_notice(game: Game, score: GameScore, sides: list[str]) -> list[s
     if game.finish_reason != FinishReason.ROUND or score.finished or not score.hands:
         return []
     totals = " – ".join(str(total) for total in score.scores)
-    top = max(score.scores)
-    leaders = [side for side, total in enumerate(score.scores) if total == top]
-    if len(leaders) > 1:
+    leader = points_leader(score.scores)
+    if leader is None:
         return [_("Ended by the round: drawn on points (%(score)s).") % {"score": totals}]
     return [
         _("Ended by the round: %(winner)s win on points (%(score)s).")
-        % {"winner": sides[leaders[0]], "score": totals}
+        % {"winner": sides[leader], "score": totals}
     ]

@@ -42,7 +42,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from leagues.clubs.models import Club, Season
 from scorecards.models import FinishReason, Game
-from scorecards.rules import NO_TRUMP_KINDS, GameScore, game_score
+from scorecards.rules import NO_TRUMP_KINDS, GameScore, game_score, points_leader
 from scorecards.selectors import games_seats_and_inputs, games_where
 
 KAISER_KINDS = ("kaiser", "kaiser40")
@@ -87,9 +87,7 @@ def game_outcome(score: GameScore, finish_reason: str) -> tuple[bool, int | None
     if score.finished:
         return score.winner is not None, score.winner
     if finish_reason == FinishReason.ROUND and score.hands:
-        top = max(score.scores)
-        leaders = [side for side, total in enumerate(score.scores) if total == top]
-        return True, leaders[0] if len(leaders) == 1 else None
+        return True, points_leader(score.scores)
     return False, None
 
 

@@ -58,7 +58,7 @@ from scorecards.rules.record import (
     record_parse,
     record_score,
 )
-from scorecards.rules.scoring import game_play, game_score
+from scorecards.rules.scoring import game_play, game_score, points_leader
 
 __all__ = [
     "ANNOUNCED",
@@ -96,6 +96,7 @@ __all__ = [
     "max_bid_limit",
     "played_on_check",
     "played_on_parse",
+    "points_leader",
     "pot_account",
     "presets_catalogue",
     "record_parse",

@@ -337,3 +337,11 @@ def game_play(
     )
     scored = _play(rules, table, hand, len(game.hands) + 1)
     return _game(rules, table, (*game.hands, scored))
+
+
+def points_leader(scores: Sequence[int]) -> int | None:
+    """The side strictly ahead on points, or None when the leaders are level: how a game cut
+    short (a tournament round that closed before the engine ended the game) is won or drawn."""
+    top = max(scores)
+    leaders = [side for side, total in enumerate(scores) if total == top]
+    return leaders[0] if len(leaders) == 1 else None

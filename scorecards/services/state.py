@@ -29,6 +29,7 @@ from scorecards.rules import (
     HandScore,
     Rules,
     game_score,
+    points_leader,
 )
 
 
@@ -151,9 +152,7 @@ def score_apply(game: Game, score: GameScore) -> None:
         pass
     elif game.finish_reason == FinishReason.ROUND and not score.finished:
         # Closed by its tournament round: the round, not the engine, ended it.
-        top = max(score.scores)
-        leaders = [side for side, total in enumerate(score.scores) if total == top]
-        game.winner = leaders[0] if len(leaders) == 1 else None
+        game.winner = points_leader(score.scores)
     elif score.finished:
         if game.status != GameStatus.FINISHED:
             game.finished_at = timezone.now()
