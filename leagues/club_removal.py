@@ -11,8 +11,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from leagues.clubs.access import member_may
 from leagues.clubs.models import Club, Membership
-from leagues.clubs.roles import CLUB_MANAGE, role_can
+from leagues.clubs.roles import CLUB_MANAGE
 from leagues.clubs.services import LeagueError
 from leagues.tournaments.models import Tournament
 from scorecards.selectors import games_where
@@ -48,12 +49,7 @@ def club_delete(*, club: Club, by: User | None) -> ClubContents:
     locked = Club.objects.select_for_update().filter(pk=club.pk).first()
     if locked is None:
         raise LeagueError(_("This club no longer exists."))
-    role = (
-        Membership.objects.filter(club=locked, user_id=by.pk).values_list("role", flat=True).first()
-        if by is not None
-        else None
-    )
-    if not role_can(role, CLUB_MANAGE):
+    if not member_may(locked.pk, by, CLUB_MANAGE):
         raise LeagueError(_("Only an owner deletes the club."))
     contents = club_contents(locked)
     club_remove(club=locked)

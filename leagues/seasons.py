@@ -23,8 +23,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from kaiser_league.inputs import InputError, name_check
-from leagues.clubs.models import Membership, Season
-from leagues.clubs.roles import SEASONS_MANAGE, SEASONS_REOPEN, role_can
+from leagues.clubs.access import member_may
+from leagues.clubs.models import Season
+from leagues.clubs.roles import SEASONS_MANAGE, SEASONS_REOPEN
 from leagues.clubs.services import MAX_SEASON_NAME, LeagueError
 from leagues.tournaments.models import Tournament, TournamentStatus
 from scorecards.models import Game, GameStatus
@@ -107,14 +108,7 @@ def season_contents(season: Season, *, games_shown: int = GAMES_SHOWN) -> Season
 
 
 def _allowed(season: Season, by: User | None, action: str, refusal: str) -> None:
-    role = (
-        Membership.objects.filter(club_id=season.club_id, user_id=by.pk)
-        .values_list("role", flat=True)
-        .first()
-        if by is not None
-        else None
-    )
-    if not role_can(role, action):
+    if not member_may(season.club_id, by, action):
         raise LeagueError(refusal)
 
 

@@ -9,12 +9,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from kaiser_league.middleware import SignInRequired
 from leagues.clubs.models import Club, Membership, Player
 from leagues.clubs.roles import VIEW, role_can
+
+
+def member_may(club_id: int, user: User | None, action: str) -> bool:
+    """True if `user` is a member of club `club_id` whose role allows `action` (read now, so a
+    role taken away a moment ago no longer counts): the check every service of the club makes
+    of who asks."""
+    if user is None:
+        return False
+    role = (
+        Membership.objects.filter(club_id=club_id, user_id=user.pk)
+        .values_list("role", flat=True)
+        .first()
+    )
+    return role_can(role, action)
 
 
 @dataclass(frozen=True)

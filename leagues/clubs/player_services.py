@@ -9,21 +9,10 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from kaiser_league.inputs import InputError, name_check
-from leagues.clubs.models import Club, Membership, Player
+from leagues.clubs.access import member_may
+from leagues.clubs.models import Club, Player
 from leagues.clubs.name_match import name_taken_by
-from leagues.clubs.roles import role_can
 from leagues.clubs.services import MAX_PLAYER_NAME, LeagueError
-
-
-def member_may(club_id: int, user: User | None, action: str) -> bool:
-    """True if `user` is a member of club `club_id` whose role allows `action` (read now, so a
-    role taken away a moment ago no longer counts)."""
-    if user is None:
-        return False
-    role = (
-        Membership.objects.filter(club_id=club_id, user=user).values_list("role", flat=True).first()
-    )
-    return role_can(role, action)
 
 
 def _clash(player: Player, name: str) -> LeagueError:

@@ -22,8 +22,8 @@ from django.db.models import Q
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from leagues.clubs.access import member_may
 from leagues.clubs.models import Club, Player, PlayerMerge
-from leagues.clubs.player_services import member_may
 from leagues.clubs.roles import PLAYERS_MERGE
 from leagues.clubs.services import LeagueError
 from leagues.standings.models import (

@@ -11,8 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues.clubs.models import Membership
-from leagues.clubs.roles import TOURNAMENTS_RUN, role_can
+from leagues.clubs.access import member_may
+from leagues.clubs.roles import TOURNAMENTS_RUN
 from leagues.tournaments.models import (
     RoundStatus,
     Tournament,
@@ -93,14 +93,7 @@ def night_fate(tournament: Tournament) -> NightFate:
 
 
 def _director(tournament: Tournament, by: User | None) -> None:
-    role = (
-        Membership.objects.filter(club_id=tournament.club_id, user_id=by.pk)
-        .values_list("role", flat=True)
-        .first()
-        if by is not None
-        else None
-    )
-    if not role_can(role, TOURNAMENTS_RUN):
+    if not member_may(tournament.club_id, by, TOURNAMENTS_RUN):
         raise TournamentError(_("Only an owner or a director of the club does this."))
 
 
