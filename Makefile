@@ -30,9 +30,13 @@ run: demo
 ## system-deps: Debian's Chromium for the Playwright tests (never `playwright install`), GNU
 ## gettext for the translation checks, npm for axe-core
 system-deps:
-	@if ! test -x /usr/bin/chromium || ! command -v xgettext >/dev/null || ! command -v npm >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium gettext npm; \
-	  else echo "Tests need Debian's chromium, gettext and npm: sudo apt-get install chromium gettext npm" >&2; exit 1; fi; fi
+	@missing=""; \
+	test -x /usr/bin/chromium || missing="$$missing chromium"; \
+	command -v xgettext >/dev/null || missing="$$missing gettext"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "Tests need Debian's$$missing: sudo apt-get install$$missing" >&2; exit 1; fi; fi
 
 ## node_modules: axe-core for the browser tests' accessibility checks, the version pinned in
 ## package-lock.json (nothing from npm is served to a browser by the app)

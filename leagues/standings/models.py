@@ -72,6 +72,9 @@ class PlayerStanding(StandingFigures):
     # Tournament nights of the season the player played a game at, and won (first place).
     nights = models.PositiveIntegerField(_("nights"), default=0)
     night_wins = models.PositiveIntegerField(_("night wins"), default=0)
+    # What the player collected from the pots of the season's counted games less what their
+    # set bids put in, in cents (derived from the game summaries like every other figure).
+    pot_balance = models.IntegerField(_("pot balance"), default=0)
 
     class Meta:
         ordering = ["-wins", "player__name"]
