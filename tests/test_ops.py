@@ -493,3 +493,13 @@ def test_sentry_is_off_unless_configured_and_named_when_missing() -> None:
         )
         assert done.returncode != 0
         assert "SENTRY_DSN is set but sentry-sdk is not installed" in done.stderr
+
+
+@pytest.mark.parametrize("page", ["/", "/accounts/login/"])
+def test_sign_up_is_offered_only_when_the_sign_up_page_takes_strangers(
+    client: Client, settings, page: str
+) -> None:
+    settings.SIGNUP_OPEN = False
+    assert "/accounts/signup/" not in client.get(page).content.decode()
+    settings.SIGNUP_OPEN = True
+    assert "/accounts/signup/" in client.get(page).content.decode()
