@@ -17,6 +17,9 @@ class ClubAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     search_fields = ["name", "slug"]
     inlines = [MembershipInline]
+    # Turning confirmation on decides which finished games wait for it (`confirmation_since`):
+    # only the club's settings page does that, through its service.
+    readonly_fields = ["hands_need_confirmation", "confirmation_since"]
 
     # A night's table protects its game (TournamentTable.game): deleting a club that ran a
     # night goes through club_remove, which deletes the nights first, so nothing is protected.
