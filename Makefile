@@ -19,8 +19,21 @@ venv: $(STAMP)
 migrate: venv
 	$(PY) manage.py migrate --noinput
 
+# A hall laptop (HOST=0.0.0.0): the phones reach this computer at its network address, so the
+# links and QR codes carry that address and the server answers to it.
+ifneq ($(filter 0.0.0.0 ::,$(HOST)),)
+LAN_ADDRESS := $(shell $(PYTHON) kaiser_league/lan.py)
+export PUBLIC_BASE_URL ?= http://$(LAN_ADDRESS):$(PORT)
+export ALLOWED_HOSTS ?= 127.0.0.1,localhost,[::1],$(LAN_ADDRESS)
+BASE_URL := $(PUBLIC_BASE_URL)
+DEMO_QR := --qr
+else
+BASE_URL := http://$(HOST):$(PORT)
+DEMO_QR :=
+endif
+
 demo: migrate
-	$(PY) manage.py demo_club --base-url http://$(HOST):$(PORT)
+	$(PY) manage.py demo_club --base-url $(BASE_URL) $(DEMO_QR)
 
 ## run: create the venv, install, migrate, load the demo club, serve on $(HOST):$(PORT)
 ## (127.0.0.1:8000 unless told otherwise: `make run PORT=8101`, `make run HOST=0.0.0.0`)

@@ -54,6 +54,12 @@ if not SECRET_KEY:
     raise RuntimeError("SECRET_KEY must be set when DJANGO_DEBUG is false")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# The address other devices open the links this server shows (table links and their QR codes,
+# invitations), e.g. http://192.168.1.20:8000 on a hall laptop whose own browser uses
+# 127.0.0.1; empty: the address each request came in on (`kaiser_league.http.absolute_url`).
+PUBLIC_BASE_URL = env_str("PUBLIC_BASE_URL", "").rstrip("/")
+if PUBLIC_BASE_URL and not PUBLIC_BASE_URL.startswith(("http://", "https://")):
+    raise RuntimeError("PUBLIC_BASE_URL must start with http:// or https://")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

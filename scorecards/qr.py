@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from kaiser_league.http import absolute_url
 from scorecards.models import Game
 
 
@@ -34,4 +35,4 @@ def table_link(request: HttpRequest, game: Game) -> str | None:
     """The absolute table link of the game (None if it has no table token)."""
     if not game.table_token:
         return None
-    return request.build_absolute_uri(reverse("game_table_join", args=[game.table_token]))
+    return absolute_url(request, reverse("game_table_join", args=[game.table_token]))

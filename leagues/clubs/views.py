@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kaiser_league.collation import sorted_by_name
-from kaiser_league.http import form_status, signed_in
+from kaiser_league.http import absolute_url, form_status, signed_in
 from kaiser_league.inputs import choice_field
 from leagues.clubs import selectors, services
 from leagues.clubs.access import club_for_member, player_for_member
@@ -181,7 +181,7 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
             max_uses=form.cleaned_data["max_uses"] or 1,
             days=form.cleaned_data["days"] or services.INVITATION_DAYS,
         )
-        link = request.build_absolute_uri(reverse("invitation_accept", args=[invitation.token]))
+        link = absolute_url(request, reverse("invitation_accept", args=[invitation.token]))
         messages.success(request, _("Invitation link: %(link)s") % {"link": link})
     else:
         for errors in form.errors.values():

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+import segno
 from django.core.management.base import BaseCommand, CommandParser
 
 from leagues.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_club_create
@@ -18,6 +19,11 @@ class Command(BaseCommand):
             default="http://127.0.0.1:8000",
             help="the address the server will answer on (default: %(default)s)",
         )
+        parser.add_argument(
+            "--qr",
+            action="store_true",
+            help="also print the club's address as a QR code (a phone's camera opens it)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         club, created = demo_club_create()
@@ -25,3 +31,8 @@ class Command(BaseCommand):
         base = options["base_url"].rstrip("/")
         self.stdout.write(f"Demo club '{club.name}' {state}: {base}{club.get_absolute_url()}")
         self.stdout.write(f"Demo login: username {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r}")
+        if options["qr"]:
+            self.stdout.write("Phones of this network open it with this code:")
+            segno.make(f"{base}{club.get_absolute_url()}", error="m").terminal(
+                out=self.stdout, compact=True
+            )
