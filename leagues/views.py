@@ -14,7 +14,7 @@ from kaiser_league.http import form_status, signed_in
 from leagues.club_removal import club_contents
 from leagues.club_removal import club_delete as club_delete_service
 from leagues.clubs.access import club_for_member
-from leagues.clubs.roles import CLUB_MANAGE, GAMES_IMPORT
+from leagues.clubs.roles import CLUB_MANAGE, GAMES_IMPORT, TOURNAMENTS_RUN
 from leagues.clubs.selectors import club_players_by_name, clubs_of
 from leagues.clubs.services import LeagueError
 from leagues.standings.selectors import club_recent_games
@@ -48,6 +48,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "games": list(club_recent_games(club)),
             "players": club_players_by_name(club),
             "can_import": access.can(GAMES_IMPORT),
+            "can_upload_night": access.can(TOURNAMENTS_RUN),
         },
     )
 
