@@ -11,9 +11,11 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from leagues.clubs.access import member_may
+from leagues.clubs.access import club_actor
 from leagues.clubs.models import Club, Membership
-from leagues.clubs.roles import CLUB_MANAGE
+from leagues.clubs.policy import may
+from leagues.clubs.policy.clubs import ClubFacts
+from leagues.clubs.roles import CLUB_DELETE
 from leagues.clubs.services import LeagueError
 from leagues.tournaments.models import Tournament
 from scorecards.selectors import games_where
@@ -49,7 +51,8 @@ def club_delete(*, club: Club, by: User | None) -> ClubContents:
     locked = Club.objects.select_for_update().filter(pk=club.pk).first()
     if locked is None:
         raise LeagueError(_("This club no longer exists."))
-    if not member_may(locked.pk, by, CLUB_MANAGE):
+    decision = may(club_actor(locked.pk, by), CLUB_DELETE, ClubFacts(club_id=locked.pk))
+    if not decision:
         raise LeagueError(_("Only an owner deletes the club."))
     contents = club_contents(locked)
     club_remove(club=locked)

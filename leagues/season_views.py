@@ -15,13 +15,24 @@ from kaiser_league.http import form_status, signed_in
 from leagues.clubs.access import ClubAccess, club_for_member
 from leagues.clubs.forms import SeasonForm
 from leagues.clubs.models import Season
-from leagues.clubs.roles import SEASONS_MANAGE, SEASONS_REOPEN, VIEW
+from leagues.clubs.policy import may
+from leagues.clubs.roles import (
+    SEASON_CLOSE,
+    SEASON_DELETE,
+    SEASON_EDIT,
+    SEASON_REOPEN,
+    SEASONS_MANAGE,
+    SEASONS_REOPEN,
+    VIEW,
+)
 from leagues.clubs.services import LeagueError
 from leagues.seasons import (
     SeasonContents,
     season_close,
     season_contents,
     season_delete,
+    season_facts,
+    season_offers,
     season_reopen,
     season_update,
 )
@@ -48,6 +59,7 @@ def _page(
 ) -> HttpResponse:
     contents = contents or season_contents(season)
     can_manage = access.can(SEASONS_MANAGE)
+    offers = season_offers(access.actor, season_facts(season, contents))
     return render(
         request,
         "leagues/season_detail.html",
@@ -58,10 +70,10 @@ def _page(
             "contents": contents,
             "error": error,
             "can_manage": can_manage,
-            "can_edit": can_manage and season.closed_at is None,
-            "can_close": can_manage and season.closed_at is None and not contents.close_refusal,
-            "can_reopen": access.can(SEASONS_REOPEN) and season.closed_at is not None,
-            "can_delete": can_manage and not contents.delete_refusal,
+            "can_edit": bool(offers[SEASON_EDIT]),
+            "can_close": bool(offers[SEASON_CLOSE]),
+            "can_reopen": bool(offers[SEASON_REOPEN]),
+            "can_delete": bool(offers[SEASON_DELETE]),
         },
         status=status,
     )
@@ -79,10 +91,10 @@ def season_detail(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
 def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """Rename the season, change its dates, and its rules while no game was played in it."""
     access, season = _season(request, slug, season_id, SEASONS_MANAGE)
-    if season.closed_at is not None:
+    decision = may(access.actor, SEASON_EDIT, season_facts(season))
+    if not decision:
         status = 409 if request.method == "POST" else 200
-        refusal = _("This season is closed: an owner reopens it before it changes.")
-        return _page(request, access, season, error=refusal, status=status)
+        return _page(request, access, season, error=decision.reason, status=status)
     data = request.POST if request.method == "POST" else None
     form = SeasonForm(
         data,

@@ -23,9 +23,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from kaiser_league.inputs import InputError, name_check
-from leagues.clubs.access import member_may
+from leagues.clubs.access import club_actor
 from leagues.clubs.models import Season
-from leagues.clubs.roles import SEASONS_MANAGE, SEASONS_REOPEN
+from leagues.clubs.policy import Actor, Decision, may
+from leagues.clubs.policy.clubs import UNCHANGED, SeasonFacts
+from leagues.clubs.roles import SEASON_CLOSE, SEASON_DELETE, SEASON_EDIT, SEASON_REOPEN
 from leagues.clubs.services import MAX_SEASON_NAME, LeagueError
 from leagues.tournaments.models import Tournament, TournamentStatus
 from scorecards.models import Game, GameStatus
@@ -107,9 +109,34 @@ def season_contents(season: Season, *, games_shown: int = GAMES_SHOWN) -> Season
     )
 
 
-def _allowed(season: Season, by: User | None, action: str, refusal: str) -> None:
-    if not member_may(season.club_id, by, action):
-        raise LeagueError(refusal)
+def season_facts(season: Season, contents: SeasonContents | None = None) -> SeasonFacts:
+    """The season as the policy reads it: closed or not, and why it cannot be closed or
+    deleted now (its contents, read here unless given)."""
+    if contents is None:
+        contents = season_contents(season, games_shown=0)
+    return SeasonFacts(
+        club_id=season.club_id,
+        closed=season.closed_at is not None,
+        close_refusal=contents.close_refusal,
+        delete_refusal=contents.delete_refusal,
+    )
+
+
+def season_offers(actor: Actor, facts: SeasonFacts) -> dict[str, Decision]:
+    """What the season page offers `actor`: each action's decision, by its name."""
+    actions = (SEASON_EDIT, SEASON_CLOSE, SEASON_REOPEN, SEASON_DELETE)
+    return {action: may(actor, action, facts) for action in actions}
+
+
+def _allowed(season: Season, by: User | None, action: str) -> bool:
+    """Ask the policy on the locked season: False when it is already as asked (nothing to
+    do), LeagueError with the policy's reason when refused."""
+    decision = may(club_actor(season.club_id, by), action, season_facts(season))
+    if decision.status == UNCHANGED:
+        return False
+    if not decision:
+        raise LeagueError(decision.reason)
+    return True
 
 
 def _locked(season: Season) -> Season:
@@ -131,9 +158,7 @@ def season_update(
     Owners and directors; a closed season changes only once reopened. LeagueError naming the
     field otherwise (a name the club has, an end before the start, rules the engine refuses)."""
     locked = _locked(season)
-    _allowed(locked, by, SEASONS_MANAGE, _("Only an owner or a director changes a season."))
-    if locked.closed_at is not None:
-        raise LeagueError(_("This season is closed: an owner reopens it before it changes."))
+    _allowed(locked, by, SEASON_EDIT)
     try:
         name = name_check(name, field="name", max_length=MAX_SEASON_NAME)
     except InputError as error:
@@ -175,12 +200,8 @@ def season_close(*, season: Season, by: User | None) -> Season:
     directors, once no game of it is being played and each of its nights ended or was
     cancelled (LeagueError saying which). Closing a closed season changes nothing."""
     locked = _locked(season)
-    _allowed(locked, by, SEASONS_MANAGE, _("Only an owner or a director closes a season."))
-    if locked.closed_at is not None:
+    if not _allowed(locked, by, SEASON_CLOSE):
         return locked
-    refusal = season_contents(locked, games_shown=0).close_refusal
-    if refusal:
-        raise LeagueError(refusal)
     locked.closed_at = season.closed_at = timezone.now()
     locked.save(update_fields=["closed_at"])
     # The trace of who closed it: the schema keeps only when.
@@ -193,8 +214,7 @@ def season_reopen(*, season: Season, by: User | None) -> Season:
     """Reopen a closed season: its games may be corrected and new games start in it again.
     Owners only (LeagueError). Reopening an open season changes nothing."""
     locked = _locked(season)
-    _allowed(locked, by, SEASONS_REOPEN, _("Only an owner reopens a season."))
-    if locked.closed_at is None:
+    if not _allowed(locked, by, SEASON_REOPEN):
         return locked
     locked.closed_at = season.closed_at = None
     locked.save(update_fields=["closed_at"])
@@ -208,8 +228,5 @@ def season_delete(*, season: Season, by: User | None) -> None:
     standings. Owners and directors; a season with games or nights is refused, saying what it
     holds (close it instead)."""
     locked = _locked(season)
-    _allowed(locked, by, SEASONS_MANAGE, _("Only an owner or a director deletes a season."))
-    refusal = season_contents(locked, games_shown=0).delete_refusal
-    if refusal:
-        raise LeagueError(refusal)
+    _allowed(locked, by, SEASON_DELETE)
     locked.delete()

@@ -15,3 +15,9 @@ class ScorecardsConfig(AppConfig):
         from scorecards.rules.i18n import translator_set
 
         translator_set(gettext)
+
+        # A member removed from a club loses the table links and seat claims they hold there.
+        from leagues.clubs.services import member_removed
+        from scorecards.revoke import member_removed_receiver
+
+        member_removed.connect(member_removed_receiver, dispatch_uid="scorecards.revoke")

@@ -15,21 +15,22 @@ from django.http import Http404, HttpRequest
 
 from kaiser_league.middleware import SignInRequired
 from leagues.clubs.models import Club, Membership, Player
+from leagues.clubs.policy import Actor
 from leagues.clubs.roles import VIEW, role_can
 
 
-def member_may(club_id: int, user: User | None, action: str) -> bool:
-    """True if `user` is a member of club `club_id` whose role allows `action` (read now, so a
-    role taken away a moment ago no longer counts): the check every service of the club makes
-    of who asks."""
+def club_actor(club_id: int, user: User | None) -> Actor:
+    """Who asks, for the policy: `user` with their role in club `club_id` read now (so a role
+    taken away a moment ago no longer counts; None for an ex-member or an outsider). Every
+    service of the club builds its actor here."""
     if user is None:
-        return False
+        return Actor()
     role = (
         Membership.objects.filter(club_id=club_id, user_id=user.pk)
         .values_list("role", flat=True)
         .first()
     )
-    return role_can(role, action)
+    return Actor(user_id=user.pk, role=role)
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,13 @@ class ClubAccess:
     @property
     def role(self) -> str | None:
         return self.membership.role if self.membership else None
+
+    @property
+    def actor(self) -> Actor:
+        """The member who asks, for the policy (`leagues.clubs.policy.may`)."""
+        if self.membership is None:
+            return Actor()
+        return Actor(user_id=self.membership.user_id, role=self.membership.role)
 
     def can(self, action: str) -> bool:
         return role_can(self.role, action)

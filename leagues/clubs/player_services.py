@@ -9,9 +9,11 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from kaiser_league.inputs import InputError, name_check
-from leagues.clubs.access import member_may
+from leagues.clubs.access import club_actor
 from leagues.clubs.models import Club, Player
 from leagues.clubs.name_match import name_taken_by
+from leagues.clubs.policy import may
+from leagues.clubs.policy.clubs import PlayerFacts
 from leagues.clubs.services import MAX_PLAYER_NAME, LeagueError
 
 
@@ -36,7 +38,7 @@ def player_rename(*, player: Player, name: str, by: User | None, action: str) ->
         name = name_check(name, field="name", max_length=MAX_PLAYER_NAME)
     except InputError as error:
         raise LeagueError(error.message, "name") from None
-    if not member_may(player.club_id, by, action):
+    if not may(club_actor(player.club_id, by), action, PlayerFacts(club_id=player.club_id)):
         raise LeagueError(_("Only an owner or a director renames players."))
     try:
         with transaction.atomic():

@@ -11,13 +11,13 @@ import secrets
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, models, transaction
-from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from kaiser_league.inputs import InputError, name_check
+from leagues.clubs.access import club_actor
 from leagues.clubs.models import (
     Club,
     Invitation,
@@ -26,7 +26,9 @@ from leagues.clubs.models import (
     Player,
     Season,
 )
-from leagues.clubs.roles import Role
+from leagues.clubs.policy import may
+from leagues.clubs.policy.clubs import UNCHANGED, MemberFacts
+from leagues.clubs.roles import MEMBER_REMOVE, MEMBER_ROLE_SET, Role, role_invitable, role_is_owner
 from leagues.clubs.selectors import players_named
 
 log = logging.getLogger(__name__)
@@ -35,6 +37,11 @@ log = logging.getLogger(__name__)
 # be confirmed, which changes which games count: keyword arguments `club_id` and `season_ids`.
 # Receivers mark what depends on it stale at once and queue their work on commit.
 club_counting_changed = Signal()
+
+# Sent inside the transaction that removed a member: keyword arguments `club_id` and `user_id`.
+# The rooms that hold what the account may still carry (scorecards: table links remembered in
+# its sessions, seat claims) revoke it.
+member_removed = Signal()
 
 INVITATION_DAYS = 14
 
@@ -154,7 +161,7 @@ def invitation_create(
 ) -> Invitation:
     """A link that lets up to `max_uses` people (1 to 100; one by default) join `club` as `role`
     (not owner) within `days` (1 to 60)."""
-    if role not in Role.values or role == Role.OWNER:
+    if not role_invitable(role):
         raise LeagueError(_("Invitations are for directors, scorers and members."))
     if not 1 <= max_uses <= 100:
         raise LeagueError(_("An invitation is used by 1 to 100 people."))
@@ -209,54 +216,56 @@ def invitation_revoke(*, invitation: Invitation) -> None:
     Invitation.objects.filter(pk=invitation.pk).update(revoked=True)
 
 
+def _member_facts(locked: Membership, new_role: str | None = None) -> MemberFacts:
+    """The member acted on, as the policy reads it, on the locked picture."""
+    others = Membership.objects.filter(club_id=locked.club_id).exclude(pk=locked.pk)
+    roles = others.values_list("role", flat=True)
+    return MemberFacts(
+        club_id=locked.club_id,
+        role=locked.role,
+        other_owners=sum(1 for role in roles if role_is_owner(role)),
+        new_role=new_role,
+    )
+
+
 @transaction.atomic
-def membership_role_set(*, membership: Membership, role: str, by: User | None = None) -> Membership:
-    """Give a member another role; the club always keeps at least one owner. The club row is
-    locked first, so concurrent changes are decided one after the other. `by`, when given, must
-    be an owner of the club (checked on the locked picture)."""
+def membership_role_set(*, membership: Membership, role: str, by: User | None) -> Membership:
+    """Give a member another role, if the policy lets `by` (an owner) do it: the club always
+    keeps at least one owner. The club row is locked first, so concurrent changes are decided
+    one after the other on the same picture. Giving the role a member has changes nothing."""
     if role not in Role.values:
         raise LeagueError(_("Unknown role."))
     _club_lock(membership.club_id)
     locked = Membership.objects.filter(pk=membership.pk).first()
     if locked is None:
         raise LeagueError(_("This person is no longer a member."))
-    if (
-        by is not None
-        and not Membership.objects.filter(club_id=locked.club_id, user=by, role=Role.OWNER).exists()
-    ):
-        raise LeagueError(_("Only an owner changes roles."))
-    if locked.role == Role.OWNER and role != Role.OWNER:
-        owners = Membership.objects.filter(club_id=locked.club_id, role=Role.OWNER)
-        if not owners.filter(~Q(pk=locked.pk)).exists():
-            raise LeagueError(_("The club must keep at least one owner."))
+    decision = may(club_actor(locked.club_id, by), MEMBER_ROLE_SET, _member_facts(locked, role))
+    if decision.status == UNCHANGED:
+        return locked
+    if not decision:
+        raise LeagueError(decision.reason)
     locked.role = role
     locked.save(update_fields=["role"])
     return locked
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership, by: User) -> None:
-    """Remove a member from the club. Owners remove anyone, directors anyone but an owner; the
-    last owner stays. Every power over the club's games ends with it (access goes through the
-    membership), and the club's players linked to the account are unlinked."""
+def membership_remove(*, membership: Membership, by: User | None) -> None:
+    """Remove a member from the club, if the policy lets `by` do it (owners remove anyone,
+    directors anyone but an owner; the last owner stays). Every power over the club's games
+    ends with it (access goes through the membership), the club's players linked to the
+    account are unlinked, and `member_removed` is announced (scorecards revokes the table
+    links and seat claims the account holds in the club's games)."""
     _club_lock(membership.club_id)
     locked = Membership.objects.filter(pk=membership.pk).first()
     if locked is None:
         return  # removed already: nothing more to do
-    remover = Membership.objects.filter(club_id=locked.club_id, user=by).first()
-    if remover is None or remover.role not in (Role.OWNER, Role.DIRECTOR):
-        raise LeagueError(_("Only an owner or a director removes members."))
-    if locked.role == Role.OWNER:
-        if remover.role != Role.OWNER:
-            raise LeagueError(_("Only an owner removes an owner."))
-        if (
-            not Membership.objects.filter(club_id=locked.club_id, role=Role.OWNER)
-            .exclude(pk=locked.pk)
-            .exists()
-        ):
-            raise LeagueError(_("The club must keep at least one owner."))
+    decision = may(club_actor(locked.club_id, by), MEMBER_REMOVE, _member_facts(locked))
+    if not decision:
+        raise LeagueError(decision.reason)
     Player.objects.filter(club_id=locked.club_id, user_id=locked.user_id).update(user=None)
     locked.delete()
+    member_removed.send(sender=Membership, club_id=locked.club_id, user_id=locked.user_id)
 
 
 def player_save(*, club: Club, name: str, player: Player | None = None) -> Player:

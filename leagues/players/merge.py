@@ -22,8 +22,10 @@ from django.db.models import Q
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from leagues.clubs.access import member_may
+from leagues.clubs.access import club_actor
 from leagues.clubs.models import Club, Player, PlayerMerge
+from leagues.clubs.policy import may
+from leagues.clubs.policy.clubs import PlayerFacts
 from leagues.clubs.roles import PLAYERS_MERGE
 from leagues.clubs.services import LeagueError
 from leagues.standings.models import (
@@ -154,7 +156,7 @@ def player_merge(*, kept: Player, merged: Player, by: User | None) -> PlayerMerg
     merge runs makes it refuse rather than fail."""
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=kept.club_id).first()
-        if not member_may(kept.club_id, by, PLAYERS_MERGE):
+        if not may(club_actor(kept.club_id, by), PLAYERS_MERGE, PlayerFacts(club_id=kept.club_id)):
             raise LeagueError(_("Only an owner or a director merges players."))
         locked = {
             player.pk: player

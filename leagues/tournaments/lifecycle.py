@@ -11,14 +11,17 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues.clubs.access import member_may
-from leagues.clubs.roles import TOURNAMENTS_RUN
+from leagues.clubs.access import club_actor
+from leagues.clubs.policy import may
+from leagues.clubs.policy.nights import NightFacts
+from leagues.clubs.roles import NIGHT_CANCEL, NIGHT_DELETE
 from leagues.tournaments.models import (
     RoundStatus,
     Tournament,
     TournamentStatus,
     TournamentTable,
 )
+from leagues.tournaments.night_state import night_facts
 from leagues.tournaments.season_nights import night_changed_announce
 from leagues.tournaments.services import TournamentError
 from scorecards.models import GameStatus
@@ -92,9 +95,22 @@ def night_fate(tournament: Tournament) -> NightFate:
     return _fate(tournament, _tables(tournament))
 
 
-def _director(tournament: Tournament, by: User | None) -> None:
-    if not member_may(tournament.club_id, by, TOURNAMENTS_RUN):
-        raise TournamentError(_("Only an owner or a director of the club does this."))
+def fate_facts(tournament: Tournament, fate: NightFate) -> NightFacts:
+    """The night as the policy reads it, with what its tables say of cancelling or deleting."""
+    rounds = list(tournament.round_set.order_by("number"))
+    return night_facts(
+        tournament,
+        rounds,
+        cancel_refusal=fate.cancel_refusal,
+        delete_refusal=fate.delete_refusal,
+    )
+
+
+def _decide(tournament: Tournament, by: User | None, action: str, fate: NightFate) -> None:
+    """Ask the policy about `action` (its refusal says why) on the locked night."""
+    decision = may(club_actor(tournament.club_id, by), action, fate_facts(tournament, fate))
+    if not decision:
+        raise TournamentError(decision.reason)
 
 
 @transaction.atomic
@@ -105,11 +121,8 @@ def tournament_cancel(*, tournament: Tournament, by: User | None) -> Tournament:
     TournamentError (saying why) for a night that is over, cancelled already, has a finished
     game, or for someone who is not an owner or director of the club."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    _director(locked, by)
     tables = _tables(locked)
-    fate = _fate(locked, tables)
-    if not fate.can_cancel:
-        raise TournamentError(fate.cancel_refusal)
+    _decide(locked, by, NIGHT_CANCEL, _fate(locked, tables))
     reason = _("Night cancelled")
     for table in tables:
         if table.game.status == GameStatus.IN_PROGRESS:
@@ -130,11 +143,8 @@ def tournament_delete(*, tournament: Tournament, by: User | None) -> int:
     it added to the club stay. Returns how many games went. TournamentError (saying why) for a
     night with a hand, or for someone who is not an owner or director of the club."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    _director(locked, by)
     tables = _tables(locked)
-    fate = _fate(locked, tables)
-    if not fate.can_delete:
-        raise TournamentError(fate.delete_refusal)
+    _decide(locked, by, NIGHT_DELETE, _fate(locked, tables))
     games = [table.game for table in tables]
     night_changed_announce(tournament=locked, games_count_changed=False)
     # The tables protect their games: the night (and its tables) goes first.

@@ -10,9 +10,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from kaiser_league.http import HtmxHttpRequest, signed_in
-from leagues.clubs.roles import TOURNAMENTS_RUN
+from leagues.clubs.policy import may
+from leagues.clubs.roles import NIGHT_CANCEL, NIGHT_DELETE, TOURNAMENTS_RUN
 from leagues.tournaments.access import TournamentAccess, tournament_for_member
-from leagues.tournaments.lifecycle import night_fate, tournament_cancel, tournament_delete
+from leagues.tournaments.lifecycle import (
+    fate_facts,
+    night_fate,
+    tournament_cancel,
+    tournament_delete,
+)
 from leagues.tournaments.services import TournamentError
 
 
@@ -20,13 +26,17 @@ def _page(
     request: HtmxHttpRequest, access: TournamentAccess, error: str = "", status: int = 200
 ) -> HttpResponse:
     tournament = access.tournament
+    fate = night_fate(tournament)
+    facts = fate_facts(tournament, fate)
     return render(
         request,
         "tournaments/call_off.html",
         {
             "tournament": tournament,
             "club": tournament.club,
-            "fate": night_fate(tournament),
+            "fate": fate,
+            "cancel": may(access.actor, NIGHT_CANCEL, facts),
+            "delete": may(access.actor, NIGHT_DELETE, facts),
             "error": error,
         },
         status=status,

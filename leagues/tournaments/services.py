@@ -4,7 +4,6 @@ seating is `seating`; the tables are `scorecards` games; cancel or delete a nigh
 from __future__ import annotations
 
 import datetime
-from collections import Counter
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -13,8 +12,22 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from leagues.clubs.access import club_actor
 from leagues.clubs.models import Club, Player, Season, name_key
+from leagues.clubs.policy import Decision, may, refused
+from leagues.clubs.policy.clubs import UNCHANGED, ClubFacts
+from leagues.clubs.roles import (
+    NIGHT_CHECK_IN,
+    NIGHT_CREATE,
+    NIGHT_DRAW,
+    NIGHT_FINISH,
+    NIGHT_REGISTER,
+    NIGHT_WITHDRAW,
+    ROUND_CLOSE,
+)
 from leagues.clubs.selectors import club_current_season, players_by_name
+from leagues.tournaments.access import night_decide
+from leagues.tournaments.draws import pairs_draw, rotating
 from leagues.tournaments.models import (
     RoundEnd,
     RoundStatus,
@@ -27,15 +40,9 @@ from leagues.tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
+from leagues.tournaments.night_state import entry_facts, night_facts, round_facts
 from leagues.tournaments.season_nights import night_changed_announce
-from leagues.tournaments.seating import (
-    Draw,
-    History,
-    SeatingError,
-    rotating_draw,
-    round_robin_draw,
-    swiss_draw,
-)
+from leagues.tournaments.seating import SeatingError
 from leagues.tournaments.selectors import (
     TableResult,
     round_results,
@@ -49,6 +56,10 @@ from scorecards.services import game_close_by_round, game_start, game_token_issu
 
 class TournamentError(ValueError):
     """A refused tournament action; the message is for the director."""
+
+
+def _rounds(tournament: Tournament) -> list[TournamentRound]:
+    return list(tournament.round_set.order_by("number"))
 
 
 class RoundUnfinished(TournamentError):
@@ -86,7 +97,12 @@ def tournament_create(
     created_by: User | None = None,
 ) -> Tournament:
     """Create a tournament night. The rules (`rules`, a preset and its changes, else `preset`
-    alone) must be a game of four in two pairs."""
+    alone) must be a game of four in two pairs. `created_by`, when given, must be allowed
+    to run the club's nights."""
+    if created_by is not None and not may(
+        club_actor(club.pk, created_by), NIGHT_CREATE, ClubFacts(club_id=club.pk)
+    ):
+        raise TournamentError(_("Only an owner or a director of the club does this."))
     rules_data = dict(rules) if rules is not None else {"preset": preset}
     try:
         built = rules_build(rules_data)
@@ -146,13 +162,17 @@ def entry_register(
     player: Player | str,
     partner: Player | str | None = None,
     checked_in: bool = False,
+    by: User | None = None,
 ) -> list[TournamentEntry]:
     """Register a member (a Player) or a walk-in (a name: found or created among the club's
-    players). Fixed pairs register two partners together. Registering after the first draw is a
-    late arrival: the entry plays from the next round and is checked in."""
+    players), if the policy lets `by` do it now (never once the night is over). Fixed pairs
+    register two partners together. Registering after the first draw is a late arrival: the
+    entry plays from the next round and is checked in."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament.over_message:
-        raise TournamentError(tournament.over_message)
+    facts = night_facts(tournament, _rounds(tournament))
+    decision = night_decide(by, tournament.club_id, NIGHT_REGISTER, facts)
+    if not decision:
+        raise TournamentError(decision.reason)
     people = [_player(tournament.club, player)]
     if tournament.fixed_pairs:
         if partner is None:
@@ -165,10 +185,8 @@ def entry_register(
         raise TournamentError(
             _("Already registered: %(names)s.") % {"names": ", ".join(sorted(taken))}
         )
-    current = _current_number(tournament)
+    current = facts.rounds_drawn
     late = current > 0
-    if late and tournament.format == TournamentFormat.ROUND_ROBIN:
-        raise TournamentError(_("A round robin's pairs are fixed once the first round is drawn."))
     pair_number = None
     if tournament.fixed_pairs:
         pair_number = (tournament.entries.aggregate(n=Max("pair_number"))["n"] or 0) + 1
@@ -184,9 +202,25 @@ def entry_register(
     ]
 
 
+def _entry_decide(entry: TournamentEntry, by: User | None, action: str) -> Decision:
+    """Lock the entry's night and ask the policy about `action` on the entry as it is now."""
+    tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+    locked = TournamentEntry.objects.filter(pk=entry.pk).first()
+    if locked is None:
+        return refused(_("This player is no longer registered."), UNCHANGED)
+    facts = entry_facts(night_facts(tournament, _rounds(tournament)), locked)
+    return night_decide(by, tournament.club_id, action, facts)
+
+
 @transaction.atomic
-def entry_check_in(*, entry: TournamentEntry, checked_in: bool = True) -> TournamentEntry:
-    """Mark a registered player present (or not). In fixed pairs both partners together."""
+def entry_check_in(
+    *, entry: TournamentEntry, checked_in: bool = True, by: User | None = None
+) -> TournamentEntry:
+    """Mark a registered player present (or not), if the policy lets `by` do it now: never on
+    a night that is over, nor for a player who withdrew. In fixed pairs both partners."""
+    decision = _entry_decide(entry, by, NIGHT_CHECK_IN)
+    if not decision:
+        raise TournamentError(decision.reason)
     entries = TournamentEntry.objects.filter(pk=entry.pk)
     if entry.pair_number is not None:
         entries = TournamentEntry.objects.filter(
@@ -198,10 +232,16 @@ def entry_check_in(*, entry: TournamentEntry, checked_in: bool = True) -> Tourna
 
 
 @transaction.atomic
-def entry_withdraw(*, entry: TournamentEntry) -> TournamentEntry:
-    """Withdraw between rounds: the player (the pair, in fixed pairs) keeps the rounds played and
-    is not seated again. Their standing stays, marked withdrawn."""
-    tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+def entry_withdraw(*, entry: TournamentEntry, by: User | None = None) -> TournamentEntry:
+    """Withdraw between rounds, if the policy lets `by` do it now (never once the night is
+    over): the player (the pair, in fixed pairs) keeps the rounds played and is not seated
+    again. Their standing stays, marked withdrawn. Withdrawing twice changes nothing."""
+    decision = _entry_decide(entry, by, NIGHT_WITHDRAW)
+    if decision.status == UNCHANGED:
+        return entry
+    if not decision:
+        raise TournamentError(decision.reason)
+    tournament = Tournament.objects.get(pk=entry.tournament_id)
     last = _current_number(tournament)
     entries = TournamentEntry.objects.filter(pk=entry.pk)
     if entry.pair_number is not None:
@@ -220,69 +260,6 @@ class DrawMade:
     sitouts: list[TournamentEntry]
 
 
-def _rotating(
-    tournament: Tournament,
-    present: list[TournamentEntry],
-    rounds: list[TournamentRound],
-    standings_order: list[int],
-) -> Draw:
-    by_player = {e.player_id: e.pk for e in tournament_entries(tournament)}
-    history = History()
-    for round_ in rounds:
-        tables = []
-        for table in round_.tables.all():
-            seats = sorted(table.game.seats.all(), key=lambda s: s.seat)
-            tables.append(tuple(by_player[_seated(s.player_id)] for s in seats))
-        history.add(Draw(tuple(tables), tuple(s.entry_id for s in round_.sitouts.all())))
-    ids = [e.pk for e in present]
-    ranking = standings_order if tournament.movement and rounds else None
-    return rotating_draw(ids, history, seed=tournament.pk, ranking=ranking)
-
-
-def _seated(value: int | None) -> int:
-    """A seat's player (or an entry's pair) at a tournament table, which always has one."""
-    assert value is not None, "a tournament table seats club players in pairs"
-    return value
-
-
-def _pairs_draw(
-    tournament: Tournament,
-    present: list[TournamentEntry],
-    rounds: list[TournamentRound],
-    standings_order: list[int],
-    entries: list[TournamentEntry],
-) -> Draw:
-    pair_of_player = {e.player_id: _seated(e.pair_number) for e in entries}
-    pair_of_entry = {e.pk: _seated(e.pair_number) for e in entries}
-    here = sorted({_seated(e.pair_number) for e in present})
-    # A pair plays only with both partners present.
-    counts = Counter(e.pair_number for e in present)
-    here = [p for p in here if counts[p] == 2]
-    number = len(rounds) + 1
-    if tournament.format == TournamentFormat.ROUND_ROBIN:
-        if rounds:
-            field_: set[int] = set()
-            for table in rounds[0].tables.all():
-                field_.update(pair_of_player[_seated(s.player_id)] for s in table.game.seats.all())
-            field_.update(pair_of_entry[s.entry_id] for s in rounds[0].sitouts.all())
-            field_list = sorted(field_)
-        else:
-            field_list = here
-        absent = [p for p in field_list if p not in here]
-        return round_robin_draw(field_list, number, absent=absent)
-    played: list[tuple[int, int]] = []
-    byes: Counter = Counter()
-    for round_ in rounds:
-        for table in round_.tables.all():
-            seats = sorted(table.game.seats.all(), key=lambda s: s.seat)
-            first, second = (pair_of_player[_seated(seat.player_id)] for seat in seats[:2])
-            played.append((first, second))
-        byes.update({pair_of_entry[s.entry_id] for s in round_.sitouts.all()})
-    position = {key: i for i, key in enumerate(standings_order)}
-    ranked = sorted(here, key=lambda p: position.get(p, len(position)))
-    return swiss_draw(ranked, played, byes)
-
-
 @transaction.atomic
 def round_draw(
     *,
@@ -299,17 +276,20 @@ def round_draw(
     draw: a second click (or a resent form) finds it drawn already and changes nothing. Raises
     TournamentError when the draw cannot be made."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament.over_message:
-        raise TournamentError(tournament.over_message)
     rounds = tournament_rounds(tournament)
-    if number is not None and number != len(rounds) + 1:
+    facts = night_facts(tournament, rounds)
+    decision = night_decide(by, tournament.club_id, NIGHT_DRAW, facts)
+    stale = number is not None and number != len(rounds) + 1
+    # A resent form of a round drawn meanwhile says so rather than "every round is drawn".
+    if not decision and (decision.status != "closed" or facts.over or not stale):
+        raise TournamentError(decision.reason)
+    if stale:
         raise TournamentError(
-            _("Round %(number)s has already been drawn.") % {"number": min(number, len(rounds))}
+            _("Round %(number)s has already been drawn.")
+            % {"number": min(number or 0, len(rounds))}
         )
-    if len(rounds) >= tournament.rounds:
-        raise TournamentError(_("Every round has been drawn."))
     current = rounds[-1] if rounds else None
-    if current is not None and current.status == RoundStatus.PLAYING:
+    if facts.round_open and current is not None:
         waiting = [r for r in round_results(tournament, current) if r.state != "done"]
         if waiting and not confirm:
             raise RoundUnfinished(waiting)
@@ -322,9 +302,9 @@ def round_draw(
         order = [row.key for row in tournament_standings(tournament, entries, rounds).rows]
     try:
         if tournament.fixed_pairs:
-            draw = _pairs_draw(tournament, present, rounds, order, entries)
+            draw = pairs_draw(tournament, present, rounds, order, entries)
         else:
-            draw = _rotating(tournament, present, rounds, order)
+            draw = rotating(tournament, present, rounds, order)
     except SeatingError as exc:
         raise TournamentError(_("The draw cannot be made: %(why)s.") % {"why": exc}) from exc
     round_ = TournamentRound.objects.create(tournament=tournament, number=number)
@@ -377,21 +357,33 @@ def _close(round_: TournamentRound) -> None:
 
 
 @transaction.atomic
-def round_close(*, round: TournamentRound) -> TournamentRound:
-    """Close a round (the time limit is up, or every table is done): unfinished tables count as
-    they stand. Idempotent."""
+def round_close(*, round: TournamentRound, by: User | None = None) -> TournamentRound:
+    """Close a round (the time limit is up, or every table is done), if the policy lets `by`
+    do it now: unfinished tables count as they stand. Closing a closed round changes nothing;
+    a night that is over is refused (TournamentError)."""
+    tournament = Tournament.objects.select_for_update().get(pk=round.tournament_id)
     locked = TournamentRound.objects.select_for_update().get(pk=round.pk)
-    if locked.status != RoundStatus.CLOSED:
-        _close(locked)
+    facts = round_facts(night_facts(tournament, _rounds(tournament)), locked)
+    decision = night_decide(by, tournament.club_id, ROUND_CLOSE, facts)
+    if decision.status == UNCHANGED:
+        return locked
+    if not decision:
+        raise TournamentError(decision.reason)
+    _close(locked)
     return locked
 
 
 @transaction.atomic
-def tournament_finish(*, tournament: Tournament) -> Tournament:
-    """Close the last round and end the night: the standings are final."""
+def tournament_finish(*, tournament: Tournament, by: User | None = None) -> Tournament:
+    """Close the last round and end the night, if the policy lets `by` do it now (a night
+    that runs): the standings are final. Ending an ended night changes nothing."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament.status == TournamentStatus.CANCELLED:
-        raise TournamentError(tournament.over_message)
+    if tournament.status == TournamentStatus.FINISHED:
+        return tournament
+    facts = night_facts(tournament, _rounds(tournament))
+    decision = night_decide(by, tournament.club_id, NIGHT_FINISH, facts)
+    if not decision:
+        raise TournamentError(decision.reason)
     for round_ in tournament.round_set.filter(status=RoundStatus.PLAYING):
         _close(round_)
     tournament.status = TournamentStatus.FINISHED

@@ -14,17 +14,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from kaiser_league.http import HtmxHttpRequest, signed_in
 from kaiser_league.inputs import number_or_none
 from leagues.clubs.access import club_for_member
-from leagues.clubs.roles import TOURNAMENTS_RUN
+from leagues.clubs.roles import NIGHT_DRAW, NIGHT_FINISH, NIGHT_REGISTER, TOURNAMENTS_RUN
 from leagues.clubs.selectors import club_current_season
 from leagues.tournaments.access import tournament_for_member
 from leagues.tournaments.forms import EntryForm, TournamentForm
 from leagues.tournaments.models import (
     RoundEnd,
-    RoundStatus,
     Tournament,
     TournamentEntry,
-    TournamentStatus,
 )
+from leagues.tournaments.night_state import entry_offers, night_facts, night_offers, round_offer
 from leagues.tournaments.selectors import (
     PLAYING,
     WAITING,
@@ -118,7 +117,9 @@ def _detail_context(
     tournament = access.tournament
     entries = tournament_entries(tournament)
     rounds = list(tournament.round_set.order_by("number"))
-    if entry_form is None and access.can_run and not tournament.over_message:
+    night = night_facts(tournament, rounds)
+    offers = night_offers(access.actor, night)
+    if entry_form is None and offers[NIGHT_REGISTER]:
         if here is None:
             here = request.GET.get("here") == "1"
         entry_form = EntryForm(tournament=tournament, initial={"checked_in": here})
@@ -127,14 +128,14 @@ def _detail_context(
         "tournament": tournament,
         "club": tournament.club,
         "entries": entries,
+        "entry_rows": [(e, entry_offers(access.actor, night, e)) for e in entries],
+        "offers": offers,
         "present": sum(1 for e in entries if e.checked_in and e.last_round is None),
         "rounds": rounds,
         "current": rounds[-1] if rounds else None,
         "next_number": len(rounds) + 1,
-        "entry_form": entry_form,
-        "can_draw": access.can_run
-        and not tournament.over_message
-        and len(rounds) < tournament.rounds,
+        "entry_form": entry_form if offers[NIGHT_REGISTER] else None,
+        "can_draw": offers[NIGHT_DRAW],
     }
 
 
@@ -158,6 +159,7 @@ def entry_add(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
                 player=data["who"],
                 partner=data.get("with"),
                 checked_in=data["checked_in"],
+                by=signed_in(request),
             )
         except TournamentError as exc:
             form.add_error(None, str(exc))
@@ -183,10 +185,15 @@ def _entry(access, entry_id: int) -> TournamentEntry:
     return entry
 
 
-def _back_to_entries(request: HtmxHttpRequest, access) -> HttpResponse:
+def _back_to_entries(request: HtmxHttpRequest, access, error: str = "") -> HttpResponse:
+    """The night's players again; a refusal is shown there (409 for htmx)."""
     if request.htmx:
-        context = _detail_context(request, access)
-        return render(request, "tournaments/detail.html#entries", context)
+        context = _detail_context(request, access) | {"entries_error": error}
+        return render(
+            request, "tournaments/detail.html#entries", context, status=409 if error else 200
+        )
+    if error:
+        messages.error(request, error)
     return redirect(access.tournament)
 
 
@@ -196,7 +203,12 @@ def entry_check_in_view(
 ) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     entry = _entry(access, entry_id)
-    entry_check_in(entry=entry, checked_in=request.POST.get("checked_in") != "0")
+    try:
+        entry_check_in(
+            entry=entry, checked_in=request.POST.get("checked_in") != "0", by=signed_in(request)
+        )
+    except TournamentError as exc:
+        return _back_to_entries(request, access, str(exc))
     return _back_to_entries(request, access)
 
 
@@ -205,7 +217,10 @@ def entry_withdraw_view(
     request: HtmxHttpRequest, tournament_id: int, entry_id: int
 ) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
-    entry_withdraw(entry=_entry(access, entry_id))
+    try:
+        entry_withdraw(entry=_entry(access, entry_id), by=signed_in(request))
+    except TournamentError as exc:
+        return _back_to_entries(request, access, str(exc))
     return _back_to_entries(request, access)
 
 
@@ -245,7 +260,10 @@ def round_close_view(request: HtmxHttpRequest, tournament_id: int, number: int) 
     round_ = access.tournament.round_set.filter(number=number).first()
     if round_ is None:
         raise Http404("No such round")
-    round_close(round=round_)
+    try:
+        round_close(round=round_, by=signed_in(request))
+    except TournamentError as exc:  # the night is over
+        messages.error(request, str(exc))
     return redirect("tournament_console", tournament_id=tournament_id)
 
 
@@ -253,7 +271,7 @@ def round_close_view(request: HtmxHttpRequest, tournament_id: int, number: int) 
 def tournament_finish_view(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     access = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN)
     try:
-        tournament_finish(tournament=access.tournament)
+        tournament_finish(tournament=access.tournament, by=signed_in(request))
     except TournamentError as exc:  # a cancelled night stays cancelled
         messages.error(request, str(exc))
         return redirect(access.tournament)
@@ -303,6 +321,7 @@ def console_next_action(
     round_open: bool,
     all_done: bool,
     can_draw: bool,
+    can_finish: bool,
 ) -> dict | None:
     """What the director does next, shown as the console's one big button: during a round, the
     first table whose hands wait for confirmation (its table page), else the first table still
@@ -317,7 +336,7 @@ def console_next_action(
             return {"kind": "enter", "result": playing}
     if can_draw:
         return {"kind": "draw"}
-    if tournament.status == TournamentStatus.RUNNING:
+    if can_finish:
         return {"kind": "finish"}
     return None
 
@@ -331,8 +350,9 @@ def tournament_console(request: HtmxHttpRequest, tournament_id: int) -> HttpResp
     current = rounds[-1] if rounds else None
     results = round_results(tournament, current) if current else []
     all_done = bool(results) and all(r.state == "done" for r in results)
-    can_draw = not tournament.over_message and len(rounds) < tournament.rounds
-    round_open = current is not None and current.status == RoundStatus.PLAYING
+    offers = night_offers(access.actor, night_facts(tournament, rounds))
+    can_draw, can_finish = offers[NIGHT_DRAW], offers[NIGHT_FINISH]
+    round_open = bool(round_offer(access.actor, night_facts(tournament, rounds), current))
     context = {
         "tournament": tournament,
         "current": current,
@@ -340,6 +360,7 @@ def tournament_console(request: HtmxHttpRequest, tournament_id: int) -> HttpResp
         "all_done": all_done,
         "playing": sum(1 for r in results if r.state == "playing"),
         "can_draw": can_draw,
+        "can_finish": can_finish,
         "round_open": round_open,
         "next_action": console_next_action(
             tournament=tournament,
@@ -347,6 +368,7 @@ def tournament_console(request: HtmxHttpRequest, tournament_id: int) -> HttpResp
             round_open=round_open,
             all_done=all_done,
             can_draw=can_draw,
+            can_finish=can_finish,
         ),
         "next_number": len(rounds) + 1,
         "ends_at": current.drawn_at + datetime.timedelta(minutes=tournament.minutes_per_round)
