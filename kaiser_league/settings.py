@@ -97,6 +97,8 @@ MIDDLEWARE = [
     "kaiser_league.middleware.ContentSecurityPolicyMiddleware",
     "kaiser_league.ops_middleware.PermissionsPolicyMiddleware",
     "kaiser_league.middleware.SignInRedirectMiddleware",
+    # A view that fails because the database or the broker is down answers 503, Retry-After.
+    "kaiser_league.ops_middleware.FaultMiddleware",
     # Last, so that a locked-out login is refused before the view runs.
     "axes.middleware.AxesMiddleware",
 ]
@@ -367,12 +369,20 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sessions-purge": {"task": "kaiser_league.sessions_purge", "schedule": 6 * 3600},
     "login-attempts-purge": {"task": "kaiser_league.login_attempts_purge", "schedule": 6 * 3600},
+    "club-backups": {
+        "task": "leagues.club_backups_write",
+        "schedule": env_int("BACKUP_EVERY_SECONDS", 24 * 3600),
+    },
 }
 # kaiser_league is not an app: its tasks are imported by name.
 CELERY_IMPORTS = ["kaiser_league.tasks"]
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 60)
 # Login attempts and login records kept this many days (a lockout itself lasts 15 minutes).
 LOGIN_RECORDS_KEEP_DAYS = env_int("LOGIN_RECORDS_KEEP_DAYS", 30)
+# Club backups written by beat (leagues.backup.periodic): where, and how many days kept (the
+# newest of each club always stays). Empty BACKUP_DIR: none written.
+BACKUP_DIR = env_str("BACKUP_DIR", str(BASE_DIR / "backups"))
+BACKUP_KEEP_DAYS = env_int("BACKUP_KEEP_DAYS", 14)
 
 # --- Load and faults --------------------------------------------------------------------------
 # A refused CSRF check answers the hand outbox in JSON, naming the field, like other refusals.

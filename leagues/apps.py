@@ -10,6 +10,7 @@ class LeaguesConfig(AppConfig):
         # The rooms are wired here, where every room may be imported: clubs and scorecards
         # announce, the standings and tournament rooms listen. Celery looks for tasks only in
         # `<app>.tasks`; importing the standings tasks registers them under their fixed names.
+        from leagues.backup import tasks as backup_tasks  # noqa: F401
         from leagues.clubs.services import club_counting_changed
         from leagues.standings import tasks  # noqa: F401
         from leagues.standings.nights import nights_source_register
