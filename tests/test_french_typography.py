@@ -41,6 +41,24 @@ def test_the_typography_tool(written: str, typeset: str) -> None:
     assert problems(typeset) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Victoire de %(winner)s.", True),  # "de Ann & Cat": the name decides the elision
+        ("Un téléphone a dit que %(name)s le tient", True),
+        ("Partie de Ann", True),
+        ("jusqu’à ce que il parte", True),
+        ("%(winner)s l’emportent.", False),
+        ("Rôle inconnu.", False),
+        ("terminez-la ou abandonnez-la", False),
+        ("de huit mains, le onze", False),  # aspirated h, "onze": no elision
+        ("Partie de %(n)s mains", False),
+    ],
+)
+def test_the_tool_finds_a_missing_elision(text: str, found: bool) -> None:
+    assert any("elision" in problem for problem in problems(text)) is found
+
+
 def _msgstr(msgid: str) -> list[str]:
     return next(e["msgstr"] for e in po_entries(PO) if e["msgid"] == msgid)  # type: ignore[return-value]
 

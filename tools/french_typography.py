@@ -4,7 +4,11 @@
 - a no-break space (U+00A0) before : ; ? ! when they end a clause (followed by a space, the end
   of the string, a closing bracket or a tag), never an ordinary space and never none (not in
   code written in a message, such as `{"setting": value}`);
-- no-break spaces inside « guillemets ».
+- no-break spaces inside « guillemets »;
+- no "de", "que", "le", "la" before a placeholder that is a name (`de %(winner)s`): the name
+  decides the elision ("d’Ann", "de Bob"), which a translation cannot know, so such a message is
+  phrased without it ("%(winner)s l’emportent"); and none before a word starting with a vowel
+  ("de Ann", "que il").
 
 Run it after filling new strings (then `make messages` compiles them):
     .venv/bin/python tools/french_typography.py [path/to/django.po]
@@ -44,9 +48,25 @@ def _is_code(text: str, start: int) -> bool:
     return start == 0 or text[:start].endswith('\\"')
 
 
+# Placeholders that stand for a name (a player, a side, a season, a club).
+_NAMES = (
+    "winner|loser|season|name|names|player|who|club|partner|first|second|bidder|dealer|side"
+    "|sides|team|night"
+)
+_ELIDED_BEFORE_NAME = re.compile(rf"\b(?:de|que|le|la|ce) %\((?:{_NAMES})\)s", re.IGNORECASE)
+# "h" is left out: an aspirated h ("de huit", "le héros") takes no elision.
+_ELIDED_BEFORE_VOWEL = re.compile(
+    r"(?<![\w’'-])(?:de|que|le|la|je|ne|se|me|te|ce) (?!onze|onzième|oui\b)(?=[aeiouyàâéèêëîïôûAEIOUYÀÂÉÈÊËÎÏÔÛ]\w)"
+)
+
+
 def problems(text: str) -> list[str]:
     """What breaks the rules in one msgstr (empty when it follows them)."""
     found = []
+    if _ELIDED_BEFORE_NAME.search(text):
+        found.append("de/que/le/la before a name: the elision depends on the name")
+    if _ELIDED_BEFORE_VOWEL.search(text):
+        found.append("no elision before a vowel")
     if "'" in text:
         found.append("straight apostrophe")
     if re.search(r"«(?!\u00a0\S)|\s\s»|(?<!\u00a0)»", text):
