@@ -56,7 +56,8 @@ _NAMES = (
 _ELIDED_BEFORE_NAME = re.compile(rf"\b(?:de|que|le|la|ce) %\((?:{_NAMES})\)s", re.IGNORECASE)
 # "h" is left out: an aspirated h ("de huit", "le héros") takes no elision.
 _ELIDED_BEFORE_VOWEL = re.compile(
-    r"(?<![\w’'-])(?:de|que|le|la|je|ne|se|me|te|ce) (?!onze|onzième|oui\b)(?=[aeiouyàâéèêëîïôûAEIOUYÀÂÉÈÊËÎÏÔÛ]\w)"
+    r"(?<![\w’'-])(?:de|que|le|la|je|ne|se|me|te|ce) (?!onze|onzième|oui\b)"
+    r"(?=[aeiouyàâéèêëîïôûAEIOUYÀÂÉÈÊËÎÏÔÛ]\w)"
 )
 
 
