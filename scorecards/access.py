@@ -4,15 +4,19 @@ account that started it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Subquery
 from django.http import Http404, HttpRequest
 
 from leagues.clubs.models import Membership
-from leagues.clubs.roles import HAND_CORRECT_ANY, HAND_ENTER, VIEW, role_can
+from leagues.clubs.policy import Actor, Decision, may
+from leagues.clubs.policy.games import GameFacts, GameNow, has_power
+from leagues.clubs.roles import HAND_CORRECT, HAND_ENTER, VIEW
+from scorecards.game_state import game_facts
 from scorecards.hooks import place_annotations
-from scorecards.models import Game, Seat
+from scorecards.models import Game, Seat, SeatClaim
 
 SESSION_TABLE_TOKENS = "table_tokens"  # {str(game_id): token} of table links this browser opened
 
@@ -36,14 +40,30 @@ class GameAccess:
     is_starter: bool  # the account that started the game
     via_table_token: bool = False  # a phone at the table, with no account or club role
     user_seat: int | None = None  # the member's own player's seat, when asked for
+    user_id: int | None = None  # the signed-in account
+    user_claim: int | None = None  # the seat this account claimed (a member's), if any
+
+    def actor(self, seat: int | None = None) -> Actor:
+        """Who asks, for the policy (`seat`: the seat the server knows holds them)."""
+        return Actor(
+            user_id=self.user_id,
+            role=None if self.membership is None else self.membership.role,
+            starter=self.is_starter,
+            table_link=self.via_table_token,
+            seat=seat,
+        )
+
+    def facts(self, now: GameNow | None = None, **about: Any) -> GameFacts:
+        return game_facts(self.game, now or GameNow(), **about)
 
     def can(self, action: str) -> bool:
-        if self.is_starter:
-            return True
-        if self.membership is not None and role_can(self.membership.role, action):
-            return True
-        # The table link lets a phone see the sheet and enter hands of this one game.
-        return self.via_table_token and action in (VIEW, HAND_ENTER)
+        """Whether this person holds the power of `action` over the game, whatever its state
+        (the policy's `has_power`: the gate of a page; the state answers with its reason)."""
+        return has_power(self.actor(), action, self.facts())
+
+    def may(self, action: str, now: GameNow, seat: int | None = None, **about: Any) -> Decision:
+        """The policy's answer for `action` now: what a page offers is what the service takes."""
+        return may(self.actor(seat), action, self.facts(now, **about))
 
     @property
     def can_enter(self) -> bool:
@@ -51,12 +71,12 @@ class GameAccess:
 
     @property
     def can_correct(self) -> bool:
-        return self.is_starter or self.can(HAND_CORRECT_ANY)
+        return self.can(HAND_CORRECT)
 
 
 def _game_with_membership(
     request: HttpRequest, game_id: int, seats: bool, place: bool, user_seat: bool
-) -> tuple[Game, tuple[int, str, int | None] | None]:
+) -> tuple[Game, tuple[int, str, int | None, int | None] | None]:
     """The game with its club and season, and the signed-in user's membership of the club (id
     and role, and with `user_seat` the seat of the user's player). Two plain queries (plus one
     for the seats): Django compiles a query anew on every request, and plain ones compile
@@ -76,13 +96,17 @@ def _game_with_membership(
     membership = None
     if user.is_authenticated and game.club_id is not None:
         mine = Membership.objects.filter(club_id=game.club_id, user_id=user.pk)
+        # The seat this account claimed from any of its phones (one person, one seat), in the
+        # same query.
+        claim = SeatClaim.objects.filter(game_id=game.pk, user_id=user.pk).values("seat")
+        mine = mine.annotate(_claim=Subquery(claim.order_by("at", "pk")[:1]))
         if user_seat:
             seat = Seat.objects.filter(game_id=game.pk, player__user_id=user.pk).values("seat")
             mine = mine.annotate(_seat=Subquery(seat[:1]))
-            membership = mine.values_list("pk", "role", "_seat").first()
+            membership = mine.values_list("pk", "role", "_seat", "_claim").first()
         else:
-            found = mine.values_list("pk", "role").first()
-            membership = None if found is None else (*found, None)
+            found = mine.values_list("pk", "role", "_claim").first()
+            membership = None if found is None else (found[0], found[1], None, found[2])
     return game, membership
 
 
@@ -120,7 +144,13 @@ def game_for_member(
     if not is_starter and membership is None and not via_token:
         raise Http404("No such game")
     access = GameAccess(
-        game, membership, is_starter, via_token, user_seat=member[2] if member else None
+        game,
+        membership,
+        is_starter,
+        via_token,
+        user_seat=member[2] if member else None,
+        user_id=user.pk if user.is_authenticated else None,
+        user_claim=member[3] if member else None,
     )
     if not access.can(action):
         raise PermissionDenied

@@ -14,8 +14,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kaiser_league.http import HtmxHttpRequest
-from leagues.clubs.roles import HAND_ENTER
-from scorecards.access import game_for_member
+from leagues.clubs.policy import Decision
+from leagues.clubs.roles import (
+    GAME_ABANDON,
+    GAME_DELETE,
+    HAND_CORRECT,
+    HAND_ENTER,
+    TABLE_LINK_MANAGE,
+)
+from scorecards.access import GameAccess, game_for_member
+from scorecards.game_state import game_now_of
 from scorecards.habits import habits_text
 from scorecards.handform import (
     engine_message,
@@ -32,7 +40,6 @@ from scorecards.selectors import (
 )
 from scorecards.services import (
     HandRefused,
-    closed_message,
     game_abandon,
     game_delete,
     game_token_issue,
@@ -46,7 +53,6 @@ from scorecards.table_phone import (
     game_names,
     json_refusal,
     json_refusals,
-    may_stop,
     phone_id,
     phone_seat,
     redirect_303,
@@ -67,12 +73,14 @@ def hand_undo_last(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = access.game
     user = request.user if request.user.is_authenticated else None
     try:
-        hand_undo(game=game, by=user, by_name=signature(request, game))
+        hand_undo(
+            game=game,
+            by=user,
+            by_name=signature(request, game),
+            table_link=access.via_table_token,
+        )
     except HandRefused as refusal:
         return refused_answer(request, access, refusal)
-    except HandError:
-        if wants_json(request):
-            return json_refusal("nothing", _("There is no hand to take back."), 409)
     if wants_json(request):
         game.refresh_from_db(fields=["hand_count"])
         return JsonResponse({"status": "undone", "hand_count": game.hand_count})
@@ -91,7 +99,13 @@ def hand_confirm_view(request: HtmxHttpRequest, game_id: int, number: int) -> Ht
     game = access.game
     user = request.user if request.user.is_authenticated else None
     try:
-        hand = hand_confirm(game=game, number=number, by=user, phone=phone_id(request))
+        hand = hand_confirm(
+            game=game,
+            number=number,
+            by=user,
+            phone=phone_id(request),
+            table_link=access.via_table_token,
+        )
     except HandRefused as refusal:
         return refused_answer(request, access, refusal)
     except HandError:
@@ -138,43 +152,62 @@ def game_seat_claim(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return redirect_303("game_sheet", game_id=game.pk)
 
 
+def _stop_offers(access: GameAccess) -> tuple[Decision, Decision]:
+    """Whether this person may abandon the game, and delete it, now (the policy's answers,
+    on the game as it stands, hands taken back included)."""
+    game = access.game
+    had = game.hand_count > 0 or game.spent_keys.exists()
+    now = game_now_of(game, table_place(game), had_hands=had)
+    return access.may(GAME_ABANDON, now), access.may(GAME_DELETE, now)
+
+
+def _stop_page(
+    request: HtmxHttpRequest, access: GameAccess, error: str = "", status: int = 200
+) -> HttpResponse:
+    abandon, delete = _stop_offers(access)
+    context = {
+        "game": access.game,
+        "error": error or ("" if abandon or delete else abandon.reason),
+        "can_abandon": bool(abandon),
+        "can_delete": bool(delete),
+    }
+    return render(request, "scorecards/game_abandon.html", context, status=status)
+
+
 @require_http_methods(["GET", "POST"])
 def game_abandon_view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A scorer or director stops a game that will not be finished, with a reason (a page with
-    the reason field, then 303 to the sheet)."""
+    the reason field, then 303 to the sheet). The page offers what the policy allows now and
+    says why when it allows nothing."""
     access = game_for_member(request, game_id)
+    if not (access.can(GAME_ABANDON) or access.can(GAME_DELETE)):
+        raise PermissionDenied
     game = access.game
-    error = ""
     if request.method == "POST":
         user = request.user if request.user.is_authenticated else None
         try:
             game_abandon(game=game, by=user, reason=request.POST.get("reason", ""))
         except HandRefused as refusal:
-            if refusal.http_status == 403:
-                raise PermissionDenied from None
-            error = str(refusal)
-        else:
-            return redirect_303("game_sheet", game_id=game.pk)
-    elif not may_stop(request, access):
-        raise PermissionDenied
-    context = {"game": game, "error": error, "can_delete": game.hand_count == 0}
-    return render(request, "scorecards/game_abandon.html", context, status=422 if error else 200)
+            game.refresh_from_db()
+            return _stop_page(request, access, str(refusal), 422)
+        return redirect_303("game_sheet", game_id=game.pk)
+    return _stop_page(request, access)
 
 
 @require_POST
 def game_delete_view(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Delete a game that has no hand (started by mistake); 303 to the club's page."""
     access = game_for_member(request, game_id)
+    if not access.can(GAME_DELETE):
+        raise PermissionDenied
     game = access.game
     user = request.user if request.user.is_authenticated else None
     club = game.club
     try:
         game_delete(game=game, by=user)
     except HandRefused as refusal:
-        if refusal.http_status == 403:
-            raise PermissionDenied from None
-        context = {"game": game, "error": str(refusal), "can_delete": False}
-        return render(request, "scorecards/game_abandon.html", context, status=409)
+        game.refresh_from_db()
+        return _stop_page(request, access, str(refusal), 409)
     response = redirect(reverse("club_detail", args=[club.slug]) if club else reverse("home"))
     response.status_code = 303
     return response
@@ -201,9 +234,15 @@ def hand_detail(request: HtmxHttpRequest, game_id: int, number: int) -> HttpResp
     )
     errors: dict[str, list[str]] = {}
     status = 200
-    if request.method == "POST":
-        if not access.can_correct:
+    now = game_now_of(game, table_place(game, score), hands)
+    correct = access.may(HAND_CORRECT, now)
+    refusal_text = ""
+    if request.method == "POST" and not correct:
+        if not access.can(HAND_CORRECT):
             raise PermissionDenied
+        # Not offered on this page: say why, on the page.
+        refusal_text, status = correct.reason, 403
+    elif request.method == "POST":
         form = hand_form_parse(request.POST, rules, key_required=False, dealer=hand.dealer)
         if form.hand is not None:
             user = request.user if request.user.is_authenticated else None
@@ -218,8 +257,9 @@ def hand_detail(request: HtmxHttpRequest, game_id: int, number: int) -> HttpResp
                 )
             except HandRefused as refusal:
                 if refusal.http_status == 403:
-                    raise PermissionDenied from None
-                form.add_error("reason", str(refusal))
+                    refusal_text = str(refusal)
+                else:
+                    form.add_error("reason", str(refusal))
             except HandError as error:
                 if error.number != number:
                     form.add_error(
@@ -250,8 +290,10 @@ def hand_detail(request: HtmxHttpRequest, game_id: int, number: int) -> HttpResp
             (claim, names[claim.seat] if claim.seat < len(names) else "?")
             for claim in game.seat_claims.order_by("at", "pk")
         ],
-        # Exactly when the service asks for one (a game over, a closed round or night).
-        "needs_reason": bool(closed_message(game, table_place(game))),
+        # Exactly what the service takes: the form, and a reason once the game is over.
+        "can_correct": bool(correct) and not refusal_text,
+        "needs_reason": now.reason_needed,
+        "refusal": refusal_text,
         "access": access,
         "game": game,
         "hand": hand,
@@ -275,10 +317,11 @@ def game_print(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_table_link(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Issue a new table link (the old one stops working) or revoke it."""
     access = game_for_member(request, game_id)
-    if not access.can_correct:
+    if not access.can(TABLE_LINK_MANAGE):
         raise PermissionDenied
+    user = request.user if request.user.is_authenticated else None
     if request.POST.get("action") == "revoke":
-        game_token_revoke(game=access.game)
+        game_token_revoke(game=access.game, by=user)
     else:
-        game_token_issue(game=access.game)
+        game_token_issue(game=access.game, by=user)
     return redirect_303("game_sheet", game_id=game_id)

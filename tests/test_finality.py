@@ -146,7 +146,11 @@ def test_the_starter_of_a_club_game_who_is_a_member_corrects_only_while_it_is_on
 def test_the_table_link_hint_says_what_the_link_does(game, as_alice):
     game_token_issue(game=game)
     page = as_alice.get(reverse("game_sheet", args=[game.pk])).content.decode()
-    assert "while it is played, enter its hands, take back the last one" in page
+    # Exactly what the policy gives a table link, and what it does not.
+    assert "while it is played, enter its hands and take back the last one" in page
+    assert "confirm from that seat the hands the other side entered" in page
+    assert "not once it is abandoned or its night or season is over" in page
+    assert "Nothing else: no correction, no abandoning, no new link." in page
     finish(game)
     table = phone(game)
     page = table.get(reverse("game_sheet", args=[game.pk])).content.decode()

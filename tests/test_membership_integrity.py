@@ -210,7 +210,7 @@ def test_new_pages_cost_a_fixed_number_of_queries(
         )
     bob = Membership.objects.get(club=club, user__username="bob")
     pages = [
-        (reverse("game_abandon", args=[game.pk]), 5),
+        (reverse("game_abandon", args=[game.pk]), 6),  # and the hands taken back
         (reverse("membership_remove", args=[club.slug, bob.pk]), 5),
         (reverse("club_members", args=[club.slug]), 7),
     ]

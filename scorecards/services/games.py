@@ -8,9 +8,19 @@ from collections.abc import Iterable
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from leagues.clubs.policy import Actor
+from leagues.clubs.roles import (
+    GAME_ABANDON,
+    GAME_DELETE,
+    HAND_CONFIRM,
+    SEAT_CLAIM,
+    TABLE_LINK_MANAGE,
+)
+from scorecards.game_state import game_facts, game_now_of
 from scorecards.hooks import game_result_changed, games_deleted
 from scorecards.models import (
     FinishReason,
@@ -27,31 +37,40 @@ from scorecards.rules import (
     HandError,
 )
 from scorecards.services.state import (
-    GameClosed,
-    NotAllowed,
     ReasonMissing,
-    closed_message,
+    actor_locked,
+    confirm_asked_of,
     game_locked,
-    game_power,
     game_rescored,
-    hand_confirm_refusal,
     place_of,
+    policy_check,
     score_apply,
     undone_error,
     version_keep,
 )
 
 
-def game_token_issue(*, game: Game) -> str:
-    """Give the game a new table token (the old link stops working) and return it."""
+def _link_check(game: Game, by: User | None) -> None:
+    if by is not None:
+        with transaction.atomic():
+            locked = game_locked(game.pk, by=by)
+            now = game_now_of(locked, None)
+            policy_check(actor_locked(locked, by), TABLE_LINK_MANAGE, game_facts(locked, now))
+
+
+def game_token_issue(*, game: Game, by: User | None = None) -> str:
+    """Give the game a new table token (the old link stops working) and return it; `by`, when
+    given, must be allowed to manage the link (NotAllowed)."""
+    _link_check(game, by)
     token = secrets.token_urlsafe(24)
     Game.objects.filter(pk=game.pk).update(table_token=token)
     game.table_token = token
     return token
 
 
-def game_token_revoke(*, game: Game) -> None:
+def game_token_revoke(*, game: Game, by: User | None = None) -> None:
     """Stop the table link from working; phones that joined with it lose access too."""
+    _link_check(game, by)
     Game.objects.filter(pk=game.pk).update(table_token=None)
     game.table_token = None
 
@@ -62,12 +81,14 @@ def seat_of(
     user: User | None = None,
     phone: str | None = None,
     member: bool | None = None,
+    account_claims: bool = True,
 ) -> int | None:
     """The seat the server knows holds this person: the seat of the club player linked to the
-    signed-in `user` (while a member), else the seat this `phone` claimed. Never a seat the
-    request names. `member` says whether `user` is known to be a member of the game's club
-    (None: the database is asked); when known and the game's seats were read with their
-    players, the user's seat costs no query (a game's players are its club's)."""
+    signed-in `user` (while a member), else the seat this `phone` or this account (from any of
+    its phones) claimed. Never a seat the request names. `member` says whether `user` is known
+    to be a member of the game's club (None: the database is asked); when known and the game's
+    seats were read with their players, the user's seat costs no query (a game's players are
+    its club's)."""
     if user is not None and game.club_id is not None and member is not False:
         seat: int | None
         if member and "seats" in getattr(game, "_prefetched_objects_cache", {}):
@@ -88,34 +109,73 @@ def seat_of(
             )
         if seat is not None:
             return seat
-    if phone:
+    # A person holds one seat of a game: the claim of this phone, or of this account from any
+    # of its phones.
+    # (`account_claims=False`: the caller read the account's claim already.)
+    claims = Q(phone=phone) if phone else Q()
+    if user is not None and account_claims:
+        claims = claims | Q(user_id=user.pk) if phone else Q(user_id=user.pk)
+    if phone or (user is not None and account_claims):
         return (
-            SeatClaim.objects.filter(game=game, phone=phone).values_list("seat", flat=True).first()
+            SeatClaim.objects.filter(claims, game=game)
+            .order_by("at", "pk")
+            .values_list("seat", flat=True)
+            .first()
         )
     return None
 
 
+def _person_facts(
+    game: Game, user: User | None, phone: str
+) -> tuple[frozenset[int], frozenset[int]]:
+    """The seats this person holds already (its phone's claim, its account's claims and own
+    player's seat) and the seats its account entered hands from."""
+    held = Q(phone=phone)
+    if user is not None:
+        held |= Q(user_id=user.pk)
+    seats = set(SeatClaim.objects.filter(held, game=game).values_list("seat", flat=True))
+    entered: set[int] = set()
+    if user is not None:
+        own = seat_of(game, user=user)
+        if own is not None:
+            seats.add(own)
+        entered = {
+            seat
+            for seat in game.hands.filter(entered_by_id=user.pk).values_list(
+                "entered_seat", flat=True
+            )
+            if seat is not None
+        }
+    return frozenset(seats), frozenset(entered)
+
+
 def seat_claim(*, game: Game, seat: int, phone: str, user: User | None = None) -> SeatClaim | None:
-    """This phone says `seat` holds it. Kept on the server: one seat per phone and one phone per
-    seat for the whole game, so a phone cannot move to the other side to confirm its own hand.
-    Returns the phone's claim (the earlier one if it had one), None if another phone holds
-    `seat` or the seat does not exist; GameClosed once its tournament night is over."""
+    """This phone (and the signed-in `user`) says `seat` holds it. Kept on the server: one seat
+    per phone, one phone per seat and one seat per person for the whole game, and never a seat
+    of the other side from the hands this account entered, so nobody moves to the other side to
+    confirm their own hand. Returns the phone's claim (the earlier one if it had one), None if
+    another phone holds `seat` or the seat does not exist; the policy's refusal (GameClosed
+    once the game takes neither hands nor confirmations, NotAllowed or "claimed" for another
+    seat of the same person) otherwise."""
     if not phone or not 0 <= seat < game.rules_value.seats:
         return None
-    # A seat is claimed to confirm hands, which is possible until the night is over (the last
-    # hand of a game is confirmed after it finished the game).
-    place = place_of(game)
-    if place is not None and place.night_over:
-        raise GameClosed(closed_message(game, place))
-    mine = SeatClaim.objects.filter(game=game, phone=phone).first()
-    if mine is not None:
-        return mine
-    try:
-        with transaction.atomic():
-            return SeatClaim.objects.create(game=game, seat=seat, phone=phone, user=user)
-    except IntegrityError:
-        # The seat is another phone's (or this phone raced itself): the first claim stands.
-        return SeatClaim.objects.filter(game=game, phone=phone).first()
+    with transaction.atomic():
+        locked = game_locked(game.pk, by=user)
+        mine = SeatClaim.objects.filter(game=locked, phone=phone).first()
+        if mine is not None:
+            return mine
+        # A seat is claimed to enter hands or to confirm them, which goes on after the game
+        # finished (its hands are confirmed then) until its night is over.
+        now = game_now_of(locked, place_of(locked), confirm_asked=confirm_asked_of(locked))
+        seats, entered = _person_facts(locked, user, phone)
+        facts = game_facts(locked, now, seat=seat, person_seats=seats, person_entered=entered)
+        policy_check(actor_locked(locked, user, phone=phone), SEAT_CLAIM, facts)
+        try:
+            with transaction.atomic():
+                return SeatClaim.objects.create(game=locked, seat=seat, phone=phone, user=user)
+        except IntegrityError:
+            # The seat is another phone's (or this phone raced itself): the first claim stands.
+            return SeatClaim.objects.filter(game=locked, phone=phone).first()
 
 
 @transaction.atomic
@@ -125,16 +185,17 @@ def hand_confirm(
     number: int,
     by: User | None = None,
     phone: str | None = None,
+    table_link: bool = False,
 ) -> Hand:
     """Mark hand `number` confirmed by a real person of the other side and keep a version of it.
 
     The confirmer is a signed-in member seated in the game (`by`), or a phone that claimed a
-    seat earlier (`phone`, see `seat_claim`); who may confirm is `hand_confirm_refusal`'s to say
-    (the other side from the one that entered the hand; either side when nobody seated entered
-    it), NotAllowed otherwise. Confirming a confirmed hand again changes nothing. HandUndone
-    when the hand was taken back, HandError if there never was such a hand, GameClosed once
-    the night is over."""
-    locked = game_locked(game.pk)
+    seat earlier (`phone`, see `seat_claim`); who may confirm is the policy's to say (the other
+    side from the one that entered the hand; either side when nobody seated entered it; never
+    on an abandoned game, after the night or in a closed season), NotAllowed / GameClosed
+    otherwise. Confirming a confirmed hand again changes nothing. HandUndone when the hand was
+    taken back, HandError if there never was such a hand."""
+    locked = game_locked(game.pk, by=by)
     hand = locked.hands.filter(number=number).first()
     if hand is None:
         spent = SpentKey.objects.filter(game=locked, number=number).order_by("-at", "-pk").first()
@@ -143,15 +204,12 @@ def hand_confirm(
         raise HandError(number, "number", _("there is no such hand in this game"))
     if hand.confirmed_at is not None:
         return hand
-    place = place_of(locked)
-    if place is not None and place.night_over:
-        raise GameClosed(closed_message(locked, place))
     seat = seat_of(locked, user=by, phone=phone)
-    refusal = hand_confirm_refusal(
-        hand, locked.rules_value, seat=seat, user_id=None if by is None else by.pk
-    )
-    if refusal or seat is None:  # no seat is always refused
-        raise NotAllowed(refusal)
+    now = game_now_of(locked, place_of(locked), confirm_asked=confirm_asked_of(locked))
+    # A confirmation always comes from a person: a trusted caller names one too.
+    actor = actor_locked(locked, by, phone=phone, table_link=table_link, seat=seat)
+    policy_check(actor or Actor(seat=seat), HAND_CONFIRM, game_facts(locked, now, hand=hand))
+    assert seat is not None  # the policy refuses a confirmation from no seat
     name = Seat.objects.filter(game=locked, seat=seat).values_list("name", flat=True).first()
     hand.confirmed_at = timezone.now()
     hand.confirmed_by_name = (name or "")[:80]
@@ -172,11 +230,9 @@ def game_abandon(*, game: Game, by: User | None, reason: str) -> Game:
     """Stop a game that will not be finished, with a reason (kept, shown on the sheet). An
     abandoned game never counts for standings and takes no more hands. Only a game in progress;
     NotAllowed without the power, ReasonMissing without a reason."""
-    locked = game_locked(game.pk)
-    if not game_power(locked, by):
-        raise NotAllowed(_("Only a scorer or a director abandons a game."))
-    if locked.status != GameStatus.IN_PROGRESS:
-        raise GameClosed(closed_message(locked, None))
+    locked = game_locked(game.pk, by=by)
+    now = game_now_of(locked, place_of(locked))
+    policy_check(actor_locked(locked, by) or Actor(), GAME_ABANDON, game_facts(locked, now))
     reason = " ".join(reason.split())[:200]
     if not reason:
         raise ReasonMissing(_("Say why the game is abandoned."), field="reason")
@@ -202,13 +258,10 @@ def game_abandon(*, game: Game, by: User | None, reason: str) -> Game:
 def game_delete(*, game: Game, by: User | None) -> None:
     """Delete a game that has no hand (started by mistake). A tournament table is the night's:
     the director closes its round instead. NotAllowed / GameClosed otherwise."""
-    locked = game_locked(game.pk)
-    if not game_power(locked, by):
-        raise NotAllowed(_("Only a scorer or a director deletes a game."))
-    if locked.hands.exists() or SpentKey.objects.filter(game=locked).exists():
-        raise GameClosed(_("This game has hands: abandon it instead, with a reason."))
-    if getattr(locked, "_place_table", None) is not None:
-        raise GameClosed(_("A table of a tournament night is closed with its round."))
+    locked = game_locked(game.pk, by=by)
+    had = locked.hands.exists() or SpentKey.objects.filter(game=locked).exists()
+    now = game_now_of(locked, place_of(locked), had_hands=had)
+    policy_check(actor_locked(locked, by) or Actor(), GAME_DELETE, game_facts(locked, now))
     HandVersion.objects.filter(game=locked).delete()
     locked.delete()
 

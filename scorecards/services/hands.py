@@ -6,6 +6,7 @@ Scores are never computed here: `game_score` from the engine is the only arithme
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import uuid
 from collections.abc import Mapping, Sequence
@@ -17,6 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Player, Season, name_key
+from leagues.clubs.roles import HAND_CORRECT, HAND_ENTER, HAND_UNDO
+from scorecards.game_state import game_facts, game_now_of
 from scorecards.models import (
     Game,
     Hand,
@@ -37,21 +40,17 @@ from scorecards.rules import (
 from scorecards.rules.habits import game_habits_parse
 from scorecards.rules.scoring import first_dealer_check
 from scorecards.services.state import (
-    GameClosed,
-    HandConfirmed,
     HandConflict,
     HandRecorded,
-    NotAllowed,
     ReasonMissing,
-    RoundOver,
-    closed_message,
-    game_can_correct,
+    actor_locked,
     game_locked,
     game_rescored,
     hand_fields,
     hand_inputs,
     key_spent,
     place_of,
+    policy_check,
     score_apply,
     undone_error,
     version_keep,
@@ -149,8 +148,10 @@ def hand_record(
     entered_by: User | None = None,
     entered_by_name: str = "",
     entered_seat: int | None = None,
+    table_link: bool = False,
 ) -> HandRecorded:
-    """Append `hand` to `game`.
+    """Append `hand` to `game`, entered by the account `entered_by` or a phone holding the
+    table link (`table_link`), as the policy allows (NotAllowed); neither: a trusted caller.
 
     - A game that is over, a closed round or an ended night takes no hand (GameClosed); a
       tournament table that played its round's hands neither (RoundOver).
@@ -164,7 +165,7 @@ def hand_record(
     key = idempotency_key or uuid.uuid4()
     try:
         with transaction.atomic():
-            locked = game_locked(game.pk, key)
+            locked = game_locked(game.pk, key, by=entered_by)
             # One read gives both the hands to score against and a repeated key of this game;
             # a key used by another game is caught by its unique constraint below.
             rows = list(locked.hands.order_by("number"))
@@ -182,12 +183,9 @@ def hand_record(
                 if taken is not None:
                     raise HandConflict(taken)
             so_far = game_score(locked.rules_value, inputs, locked.first_dealer)
-            place = place_of(locked, so_far)
-            closed = closed_message(locked, place)
-            if closed:
-                raise GameClosed(closed)
-            if place is not None and place.round_over:
-                raise RoundOver(place.over_message)
+            now = game_now_of(locked, place_of(locked, so_far), rows)
+            actor = actor_locked(locked, entered_by, table_link=table_link)
+            policy_check(actor, HAND_ENTER, game_facts(locked, now))
             if number is not None and number != next_number:
                 raise HandError(
                     number, "number", _("the next hand is hand %(next)s") % {"next": next_number}
@@ -241,22 +239,18 @@ def hand_correct(
     """Replace hand `number` and re-score the game. Later hands are validated again; if the
     correction makes any of them impossible, HandError names it and nothing changes.
 
-    `by` must hold the correction power (`game_can_correct`); `by=None` is a trusted caller
-    (import, management commands) and may correct only a game that is not over. A game that is
-    over (or whose round or night is) is corrected only by a scorer, director or owner, with a
-    `reason` kept in the hand's history (NotAllowed, ReasonMissing)."""
-    locked = game_locked(game.pk)
-    closed = closed_message(locked, place_of(locked))
+    `by` must hold the correction power (the policy's HAND_CORRECT); `by=None` is a trusted
+    caller (import, management commands) and may correct only a game that is not over. A game
+    that is over (or whose round or night is) is corrected only by a scorer, director or owner,
+    with a `reason` kept in the hand's history (NotAllowed, ReasonMissing)."""
+    locked = game_locked(game.pk, by=by)
+    now = game_now_of(locked, place_of(locked))
+    policy_check(actor_locked(locked, by), HAND_CORRECT, game_facts(locked, now))
     reason = " ".join(reason.split())[:200]
-    if closed:
-        if not game_can_correct(locked, by, over=True):
-            raise NotAllowed(closed)
-        if not reason:
-            raise ReasonMissing(
-                _("Say why this hand of a game that is over is corrected."), field="reason"
-            )
-    elif by is not None and not game_can_correct(locked, by):
-        raise NotAllowed(_("Only a scorer of the club corrects hands: ask one."))
+    if now.reason_needed and not reason:
+        raise ReasonMissing(
+            _("Say why this hand of a game that is over is corrected."), field="reason"
+        )
     stored = list(locked.hands.order_by("number"))
     if not 1 <= number <= len(stored):
         raise HandError(number, "number", _("there is no such hand in this game"))
@@ -286,23 +280,21 @@ def hand_correct(
 
 
 @transaction.atomic
-def hand_undo(*, game: Game, by: User | None = None, by_name: str = "") -> GameScore:
+def hand_undo(
+    *, game: Game, by: User | None = None, by_name: str = "", table_link: bool = False
+) -> GameScore:
     """Remove the last hand of the game (kept in the version history; its idempotency key stays
-    spent). Refused (GameClosed) once the game is over or its round or night closed, and
+    spent), by the account `by` or a phone holding the table link, as the policy allows.
+    Refused (GameClosed) once the game is over or its round or night closed, and
     (HandConfirmed) when the other side confirmed the hand: a correction changes those."""
-    locked = game_locked(game.pk)
-    closed = closed_message(locked, place_of(locked))
-    if closed:
-        raise GameClosed(closed)
+    locked = game_locked(game.pk, by=by)
     last = locked.hands.order_by("-number").first()
-    if last is None:
-        raise HandError(1, "number", _("there is no hand to undo"))
-    if last.confirmed_at is not None:
-        raise HandConfirmed(
-            _("Hand %(number)s was confirmed by %(who)s: ask a scorer to correct it.")
-            % {"number": last.number, "who": last.confirmed_by_name or _("the other side")},
-            number=last.number,
-        )
+    now = game_now_of(locked, place_of(locked), [last] if last else [])
+    if last is not None:
+        now = dataclasses.replace(now, hands=last.number)
+    actor = actor_locked(locked, by, table_link=table_link)
+    policy_check(actor, HAND_UNDO, game_facts(locked, now))
+    assert last is not None  # the policy refuses an undo with no hand ("nothing")
     version_keep(locked, last.number, HandAction.UNDO, last.record, None, by, by_name)
     SpentKey.objects.create(
         key=last.idempotency_key, game=locked, number=last.number, by_name=by_name[:80]

@@ -1,6 +1,6 @@
 """What every writing service of a game shares: the refusals it raises, the game read and
 locked for writing, the engine's result copied onto the game row, the history of a hand, and
-the rules of who may still change a game."""
+who asks (`actor_locked`) checked against the policy on the locked picture (`policy_check`)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ import uuid
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, F
+from django.db.models import Exists, F, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Membership
-from leagues.clubs.roles import HAND_CORRECT_ANY, role_can
+from leagues.clubs.policy import Actor, Decision, may
+from leagues.clubs.policy.games import GameFacts, state_decide
+from scorecards.game_state import closed_why
 from scorecards.hooks import TablePlace, game_result_changed, place_annotations
 from scorecards.models import (
     FinishReason,
@@ -27,7 +29,6 @@ from scorecards.rules import (
     GameScore,
     HandInput,
     HandScore,
-    Rules,
     game_score,
     points_leader,
 )
@@ -113,7 +114,7 @@ class HandRecorded:
     hands: tuple[Hand, ...] = ()
 
 
-def game_locked(game_id: int, key: uuid.UUID | None = None) -> Game:
+def game_locked(game_id: int, key: uuid.UUID | None = None, *, by: User | None = None) -> Game:
     # select_for_update serialises writers per game on PostgreSQL; on SQLite the IMMEDIATE
     # transaction already holds the database write lock. Where the game stands as a tournament
     # table (scorecards.hooks) and whether `key` is spent come in the same statement, so
@@ -125,14 +126,13 @@ def game_locked(game_id: int, key: uuid.UUID | None = None) -> Game:
     )
     if key is not None:
         games = games.annotate(_key_spent=Exists(SpentKey.objects.filter(key=key)))
+    if by is not None:
+        # Who asks, in the same statement: the role `actor_locked` reads.
+        roles = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=by.pk)
+        games = games.annotate(_by_role=Subquery(roles.values("role")[:1]))
     game = games.get(pk=game_id)
     if getattr(game, "_season_closed_at", None) is not None:
-        raise SeasonClosed(
-            _(
-                "The season of this game is closed: its games stay as they are until an owner "
-                "reopens it."
-            )
-        )
+        raise SeasonClosed(closed_why(game.status, None, season_closed=True))
     return game
 
 
@@ -237,31 +237,67 @@ def club_role(game: Game, user: User | None) -> str | None:
     )
 
 
-def game_can_correct(game: Game, user: User | None, *, over: bool = False) -> bool:
-    """Whether `user` holds the correction power over `game`: a scorer, director or owner of its
-    club; the account that started it while it is a member (and while the game is not over);
-    the account that started a quick game (no club). Ex-members hold no power."""
-    if user is None:
-        return False
-    if game.club_id is None:
-        return game.created_by_id == user.pk
-    role = club_role(game, user)
-    if role is None:
-        return False
-    return role_can(role, HAND_CORRECT_ANY) or (not over and game.created_by_id == user.pk)
-
-
 def closed_message(game: Game, place: TablePlace | None) -> str:
-    """Why the hands of `game` are final (empty when they are not)."""
-    if place is not None and place.night_over:
-        return _("This night is over: ask the director to correct a hand.")
-    if place is not None and place.round_closed:
-        return _("This round is over: ask the director to correct a hand.")
-    if game.status == GameStatus.ABANDONED:
-        return _("This game was abandoned: ask a scorer to correct it.")
-    if game.status == GameStatus.FINISHED:
-        return _("This game is over: ask a scorer to correct it.")
-    return ""
+    """Why the hands of `game` are final (empty when they are not): `game_state.closed_why`."""
+    return closed_why(game.status, place)
+
+
+def actor_locked(
+    game: Game,
+    by: User | None,
+    *,
+    phone: str | None = None,
+    table_link: bool = False,
+    seat: int | None = None,
+) -> Actor | None:
+    """Who asks, read now under the game's lock: the account `by` with its role in the club,
+    a phone (`phone`, or `table_link`: the view found this browser holding the game's link),
+    and `seat`, the seat the server knows holds the person. None: a trusted caller (an
+    import, a command) with no account and no phone, whom only the game's state refuses."""
+    if by is None and phone is None and not table_link:
+        return None
+    role = getattr(game, "_by_role", None) if hasattr(game, "_by_role") else club_role(game, by)
+    return Actor(
+        user_id=None if by is None else by.pk,
+        role=role,
+        starter=by is not None and game.created_by_id == by.pk,
+        table_link=table_link or phone is not None,
+        seat=seat,
+    )
+
+
+def policy_check(actor: Actor | None, action: str, facts: GameFacts) -> None:
+    """Raise the refusal the policy answers for `action` (nothing when it is allowed): the
+    service's own check, on the locked picture."""
+    decision = state_decide(action, facts) if actor is None else may(actor, action, facts)
+    if decision:
+        return
+    raise refusal_of(decision, facts)
+
+
+def refusal_of(decision: Decision, facts: GameFacts) -> HandRefused:
+    """The exception a service raises for a refused `decision`."""
+    if decision.status == "forbidden":
+        return NotAllowed(decision.reason)
+    if decision.status == "round_over":
+        return RoundOver(decision.reason)
+    if decision.status == "confirmed":
+        return HandConfirmed(decision.reason, number=facts.now.hands)
+    if decision.status == "closed":
+        if facts.now.season_closed:
+            return SeasonClosed(decision.reason)
+        return GameClosed(decision.reason)
+    refusal = HandRefused(decision.reason)
+    refusal.status = decision.status
+    return refusal
+
+
+def confirm_asked_of(game: Game) -> bool:
+    """Whether each hand of `game` waits for the other side's confirmation (the club or the
+    night asks it): `scorecards.selectors.game_needs_confirmation`."""
+    from scorecards.selectors import game_needs_confirmation
+
+    return game_needs_confirmation(game)
 
 
 def place_of(game: Game, score: GameScore | None = None) -> TablePlace | None:
@@ -284,47 +320,3 @@ def undone_error(spent: SpentKey) -> HandUndone:
         undone_by=spent.by_name,
         undone_at=spent.at.isoformat(),
     )
-
-
-def game_power(game: Game, by: User | None) -> bool:
-    """Abandon or delete: a scorer, director or owner of the club; the starter of a quick game."""
-    if by is None:
-        return False
-    if game.club_id is None:
-        return game.created_by_id == by.pk
-    return role_can(club_role(game, by), HAND_CORRECT_ANY)
-
-
-# --- Who confirms a hand ----------------------------------------------------------------------
-
-
-def hand_confirm_refusal(
-    hand: Hand, rules: Rules, *, seat: int | None, user_id: int | None = None
-) -> str:
-    """Why this person may not confirm `hand`, "" when they may: the one rule behind both the
-    confirmation service and the ✓ the sheet offers.
-
-    `seat` is the seat the server knows holds the person (`seat_of`: the signed-in member's own
-    player, else the phone's seat claim; None: not seated), `user_id` the signed-in account.
-    The side that entered the hand (`Hand.entered_seat`) does not confirm it: a player of
-    another side does. When nobody seated entered it, a player seated on any side may. The
-    account that entered a hand never confirms it, whatever seat it holds. (A hand confirmed
-    already, and a night that is over, are the caller's to check.)"""
-    if seat is None:
-        return _(
-            "Only a player of the other side confirms a hand: choose who holds this phone "
-            "when you enter a hand, or sign in."
-        )
-    if user_id is not None and hand.entered_by_id == user_id:
-        return _("You entered this hand: a player of the other side confirms it.")
-    entered = hand.entered_seat
-    if entered is not None and rules.side_of(seat) == rules.side_of(entered):
-        return _("Your side entered this hand: a player of the other side confirms it.")
-    return ""
-
-
-def hand_may_confirm(
-    hand: Hand, rules: Rules, *, seat: int | None, user_id: int | None = None
-) -> bool:
-    """True when `hand_confirm_refusal` has nothing against this person confirming `hand`."""
-    return not hand_confirm_refusal(hand, rules, seat=seat, user_id=user_id)
