@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.csrf import csrf_failure as django_csrf_failure
+from django.views.defaults import server_error as django_server_error
+
+from kaiser_league.ops_middleware import FAULTS, fault_answer
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -17,3 +22,13 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
             {"status": "forbidden", "message": message, "errors": {"csrf": [message]}}, status=403
         )
     return django_csrf_failure(request, reason=reason)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: an error raised outside a view (a middleware reading the session or the
+    account) because the database or the broker is down answers 503 with Retry-After, as
+    `FaultMiddleware` does for a view; any other error gets the 500 page."""
+    fault = sys.exc_info()[1]
+    if isinstance(fault, FAULTS):
+        return fault_answer(request, fault)
+    return django_server_error(request)

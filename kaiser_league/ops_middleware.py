@@ -1,17 +1,24 @@
 """Middleware of operations: the request id, the health check answered before the host check,
-and the Permissions-Policy header."""
+the Permissions-Policy header, and "try again" (503) when the database or the broker is down."""
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 from collections.abc import Callable
 
 from django.conf import settings
 from django.core.signals import request_finished
-from django.http import HttpRequest, HttpResponse
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
+from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as BrokerError
 
 from kaiser_league.logs import request_id_var
+
+logger = logging.getLogger(__name__)
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # What the proxy may hand us (Caddy's {http.request.uuid}, nginx's $request_id): short, and of
@@ -88,3 +95,61 @@ class PermissionsPolicyMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
         return response
+
+
+# A database that cannot be reached or lost its connection (stopped, restarting, a failover),
+# and a broker that cannot take a message: the request may well succeed a moment later.
+FAULTS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError, BrokerError)
+# Seconds a client waits before sending again: about what a database restart takes. The
+# phone's outbox keeps the hand and resends it.
+RETRY_AFTER_SECONDS = 10
+
+
+def fault_answer(request: HttpRequest, fault: BaseException) -> HttpResponse:
+    """503 with Retry-After: JSON for a JSON client (the hand outbox, `Accept:
+    application/json`) or an htmx request, else the styled error page. Touches no database,
+    session or account (they may be what is down). Logged once, as a warning naming the
+    fault: an outage is for the health check and the logs, not a traceback mailed per
+    request."""
+    logger.warning(
+        "%s %s: service unavailable (%s: %s)",
+        request.method,
+        request.path,
+        type(fault).__name__,
+        str(fault)[:200],
+    )
+    message = _("The server cannot reach its database just now. Please try again in a moment.")
+    wants_json = "application/json" in request.headers.get("Accept", "") or (
+        request.headers.get("HX-Request") == "true"
+    )
+    response: HttpResponse
+    if wants_json:
+        response = JsonResponse(
+            {"status": "unavailable", "message": message, "retry_after": RETRY_AFTER_SECONDS},
+            status=503,
+        )
+    else:
+        response = HttpResponse(loader.render_to_string("503.html"), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    # Never kept by a cache or the service worker: the next try must reach the server.
+    response["Cache-Control"] = "no-store"
+    # Django would log every 5xx again as an error (django.request): the warning above says it.
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
+
+
+class FaultMiddleware:
+    """A view that fails because the database or the broker is down (FAULTS) answers 503 with
+    Retry-After (`fault_answer`), not 500. A fault raised by another middleware (the session, the account) reaches
+    `kaiser_league.errors.server_error`, which answers the same."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, FAULTS):
+            return None
+        return fault_answer(request, exception)

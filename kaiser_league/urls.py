@@ -7,6 +7,9 @@ from leagues.clubs.account_forms import PasswordResetForm
 from scorecards import import_views, start_views
 from scorecards import views as scorecard_views
 
+# A database or broker fault raised outside a view answers 503 (see kaiser_league.errors).
+handler500 = "kaiser_league.errors.server_error"
+
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("sw.js", views.service_worker, name="service_worker"),

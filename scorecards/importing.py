@@ -25,9 +25,8 @@ Contract of `game_import`:
 
 from __future__ import annotations
 
-import json
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -39,6 +38,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.inputs import InputError, ObjectChoiceField, model_choice_field, name_check
+from kaiser_league.json_read import JsonRefused, json_read
 from leagues.clubs.models import Club, Player, Season, name_key
 from leagues.clubs.selectors import players_by_name
 from scorecards.import_names import players_settle
@@ -76,25 +76,17 @@ def _has_nul(value: Any) -> bool:
 
 
 def record_from_text(text: str) -> dict[str, Any]:
-    """The JSON object in `text`, or ValidationError with a message for the person importing."""
+    """The JSON object in `text`, or ValidationError with a message for the person importing:
+    not JSON, or over a bound of `kaiser_league.json_read` (depth, a number's length), checked
+    before parsing and naming the place."""
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValidationError(
-            _("This is not valid JSON (line %(line)s, column %(column)s: %(error)s)."),
-            code="json",
-            params={"line": exc.lineno, "column": exc.colno, "error": exc.msg},
-        ) from exc
-    except RecursionError as exc:
-        raise ValidationError(
-            _("This JSON is nested too deeply to be a game."), code="deep"
-        ) from exc
-    except ValueError as exc:  # e.g. a number with more digits than Python reads
+        value = json_read(text)
+    except JsonRefused as exc:
         raise ValidationError(
             _("This is not a JSON record we can read: %(error)s"),
             code="json",
             params={"error": message_shorten(str(exc))},
-        ) from exc
+        ) from None
     if not isinstance(value, dict):
         raise ValidationError(
             _("A game record is a JSON object ({…}) with its rules, seats and hands."),
@@ -213,12 +205,15 @@ def game_import(
     created_by: User | None = None,
     same: Mapping[str, str] | None = None,
     alike_match: bool = False,
+    hand_keys: Sequence[uuid.UUID] | None = None,
 ) -> Game:
     """Store a kaiser-game/1 record as a game of `club` (see the module docstring). A seat name
     that only looks like a player of the club (accents, case: "Jerome" for "Jérôme") is that
     player or a new one as `same` answers (name -> player id or "new"); with `alike_match` it
     is the one player it looks like; else PlayersAlike (a RecordError naming `seats`) says
-    which names are in doubt, and nothing is written."""
+    which names are in doubt, and nothing is written. `hand_keys` are the hands' idempotency
+    keys when the record comes from another server of ours (a hall laptop's night), so the same
+    hand is the same row everywhere; new keys otherwise."""
     # Late import: services imports this module's neighbours; the helpers below are the ones the
     # table uses, so an imported hand is stored exactly like a hand entered at the table.
     from scorecards.services import game_start, hand_fields, score_apply
@@ -239,6 +234,9 @@ def game_import(
     fields = [
         hand_fields(hand, scored) for hand, scored in zip(parsed.hands, score.hands, strict=True)
     ]
+    if hand_keys is not None and len(hand_keys) != len(fields):
+        raise RecordError("hands", gettext("one key per hand is expected"))
+    keys = list(hand_keys) if hand_keys is not None else [uuid.uuid4() for _ in fields]
     by_name = IMPORT_BY_NAME
     # Every row is turned into database values here, before the transaction: inside it only
     # the INSERTs run, so the write lock is held for the database's work alone.
@@ -248,12 +246,12 @@ def game_import(
             (
                 Hand(
                     number=number,
-                    idempotency_key=uuid.uuid4(),
+                    idempotency_key=key,
                     entered_by=created_by,
                     entered_by_name=by_name,
                     **row,
                 )
-                for number, row in enumerate(fields, 1)
+                for number, (row, key) in enumerate(zip(fields, keys, strict=True), 1)
             ),
         ),
         _rows_prepare(

@@ -12,13 +12,14 @@ differ from it (`RulesForm.record()`), as a kaiser-game/1 record writes them.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from kaiser_league.inputs import WholeNumberField
+from kaiser_league.json_read import JsonRefused, json_read
 from scorecards.rules import KaiserError, Rules, rules_build
 from scorecards.rules.catalogue import (
     GROUPS,
@@ -31,6 +32,8 @@ from scorecards.rules.catalogue import (
 )
 
 MAX_OVERRIDES = 2000  # characters of the advanced JSON box
+# Far beyond any setting's range (the engine's are within 1,000): only a backstop.
+RULES_NUMBER_BOUND = 1_000_000
 ON, OFF = "on", "off"
 NONE_SUFFIX = "_none"
 
@@ -118,8 +121,19 @@ class RulesForm(forms.Form):
                 attrs["min"] = setting.minimum
             if setting.maximum is not None:
                 attrs["max"] = setting.maximum
-            # No min/max check here: the engine refuses an out-of-range value in its own words.
-            field = forms.IntegerField(required=False, widget=forms.NumberInput(attrs=attrs))
+            # ASCII digits only, read by the one number reader. The bounds here are only a
+            # backstop: the engine refuses an out-of-range value in its own words.
+            field = WholeNumberField(
+                min_value=-RULES_NUMBER_BOUND,
+                max_value=RULES_NUMBER_BOUND,
+                required=False,
+                widget=forms.NumberInput(attrs=attrs),
+            )
+            # The setting's own range for the browser, not the backstop's.
+            for name in ("min", "max"):
+                field.widget.attrs.pop(name, None)
+                if name in attrs:
+                    field.widget.attrs[name] = attrs[name]
             if setting.minimum is not None and setting.maximum is not None:
                 help_text = _("%(help)s From %(minimum)s to %(maximum)s.") % {
                     "help": help_text,
@@ -175,8 +189,8 @@ class RulesForm(forms.Form):
         raw = (data.get("overrides") or "").strip()
         if raw:
             try:
-                overrides = json.loads(raw)
-            except ValueError:
+                overrides = json_read(raw)
+            except JsonRefused:
                 overrides = None
             if not isinstance(overrides, dict):
                 self.add_error("overrides", _('Write the changes as {"setting": value, ...}.'))

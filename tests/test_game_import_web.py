@@ -132,7 +132,7 @@ def test_uploaded_file_becomes_a_game(club, as_alice) -> None:
         ({"text": "{"}, "not valid JSON"),
         ({"text": "[1, 2]"}, "is a JSON object"),
         ({"text": "1" * 5000}, "not a JSON record we can read"),
-        ({"text": "[" * 100_000}, "nested too deeply"),
+        ({"text": "[" * 100_000}, "nested deeper than 32 levels"),
         ({"text": json.dumps({**RECORD, "seats": ["A\x00", "B", "C", "D"]})}, "NUL character"),
         ({"text": json.dumps({**RECORD, "hands": [{"bid": 99}]})}, "cannot be imported: hand 1"),
         ({"text": json.dumps({**RECORD, "first_dealer": 10**100})}, "first_dealer"),

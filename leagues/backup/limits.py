@@ -4,7 +4,6 @@ and the club short names the site's own addresses would shadow."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -13,6 +12,7 @@ from typing import Any
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
 
+from kaiser_league.json_read import JsonRefused, json_read
 from leagues.backup.fields import BackupError
 
 # A club of several busy seasons (about 2,000 games with their history) writes this much; on
@@ -26,50 +26,18 @@ MAX_NUMBER_CHARS = 25
 MAX_OBJECTS = 200_000
 MAX_VERSIONS_PER_HAND = 200
 
-# Strings are skipped whole (a bracket inside one is text, not nesting).
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKETS = re.compile(rb"[\[\]{}]")
-
 
 def document_read(raw: bytes, *, max_bytes: int = MAX_BYTES) -> Any:
-    """The JSON document in `raw`, or BackupError saying why not: larger than `max_bytes`, not
-    UTF-8, nested deeper than MAX_DEPTH, a number longer than MAX_NUMBER_CHARS characters,
-    NaN or Infinity, or not JSON. Depth and size are checked before anything is parsed."""
+    """The JSON document in `raw`, or BackupError saying why not: larger than `max_bytes`, or
+    refused by `kaiser_league.json_read` (not UTF-8, nested deeper than MAX_DEPTH, a number
+    longer than MAX_NUMBER_CHARS characters, NaN or Infinity, not JSON), naming the place.
+    Size, depth and numbers are checked before anything is parsed."""
     if len(raw) > max_bytes:
         raise BackupError("", f"the file is larger than {max_bytes // (1024 * 1024)} MB")
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BackupError("", f"not UTF-8 text (byte {exc.start})") from exc
-    depth = 0
-    for bracket in _BRACKETS.findall(_STRING.sub(b'""', raw)):
-        depth += 1 if bracket in (b"[", b"{") else -1
-        if depth > MAX_DEPTH:
-            raise BackupError("", f"nested deeper than {MAX_DEPTH} levels")
-    try:
-        return json.loads(
-            text,
-            parse_int=_number(int),
-            parse_float=_number(float),
-            parse_constant=_no_constant,
-        )
-    except json.JSONDecodeError as exc:
-        raise BackupError(
-            "", f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from exc
-
-
-def _number(kind: type) -> Any:
-    def read(text: str) -> Any:
-        if len(text) > MAX_NUMBER_CHARS:
-            raise BackupError("", f"a number longer than {MAX_NUMBER_CHARS} characters")
-        return kind(text)
-
-    return read
-
-
-def _no_constant(text: str) -> Any:
-    raise BackupError("", f"{text} is not a number a backup may hold")
+        return json_read(raw, max_depth=MAX_DEPTH, max_number_chars=MAX_NUMBER_CHARS)
+    except JsonRefused as exc:
+        raise BackupError(exc.path, exc.message) from None
 
 
 def count_check(items: list[Any], path: str) -> list[Any]:

@@ -18,7 +18,7 @@ A special card no side took (a kaiser 40 partner's unplayed card, a card cancell
 is NOBODY on a HandInput and `null` in a record; None means "not told", which is refused.
 """
 
-from scorecards.rules.calls import NO_TRUMP_KINDS, NOBODY, Card, call_parse, call_text
+from scorecards.rules.calls import MAX_HANDS, NO_TRUMP_KINDS, NOBODY, Card, call_parse, call_text
 from scorecards.rules.catalogue import (
     Preset,
     Setting,
@@ -65,6 +65,7 @@ __all__ = [
     "BID_KINDS",
     "BOUNDS",
     "KITTY",
+    "MAX_HANDS",
     "MISDEALS",
     "NOBODY",
     "NO_TRUMP_KINDS",

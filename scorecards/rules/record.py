@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorecards.rules.calls import MAX_HANDS
 from scorecards.rules.errors import HandError, RecordError, RulesError, shown
 from scorecards.rules.habits import Pot, game_habits_parse, pot_account
 from scorecards.rules.hands import HandInput
@@ -164,6 +165,12 @@ def record_parse(record: Mapping[str, Any]) -> GameRecord:
     if not isinstance(raw_hands, list | tuple):
         raise RecordError(
             "hands", _("expected a list of hands (got %(value)s)") % {"value": shown(raw_hands)}
+        )
+    if len(raw_hands) > MAX_HANDS:
+        raise RecordError(
+            "hands",
+            _("a game holds at most %(limit)s hands (this record has %(count)s)")
+            % {"limit": MAX_HANDS, "count": len(raw_hands)},
         )
     hands: list[HandInput] = []
     for number, raw in enumerate(raw_hands, 1):

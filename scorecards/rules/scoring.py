@@ -16,6 +16,7 @@ from typing import Any
 from scorecards.rules.auction import _contract
 from scorecards.rules.calls import (
     INSULT_POINTS,
+    MAX_HANDS,
     NO_TRUMP_KINDS,
     _is_int,
 )
@@ -98,10 +99,16 @@ def _checked(rules: Rules, table: _Table, hand: HandInput, number: int) -> Check
     return contract.bidder, contract.kind, contract.bid, tricks, seat_tricks, five, three, insult
 
 
+def _hands_limit() -> str:
+    return _("a game holds at most %(limit)s hands") % {"limit": MAX_HANDS}
+
+
 def _play(rules: Rules, table: _Table, hand: HandInput, number: int) -> HandScore:
     """Validate and score hand `number` on `table`, which it moves on to after the hand."""
     if table.finished:
         raise HandError(number, "hand", _("the game is already over"))
+    if number > MAX_HANDS:
+        raise HandError(number, "number", _hands_limit())
     # Most hands pass the quick checks; any other goes through the general ones, which accept
     # the same hands and say what is wrong with the others.
     checked = _quick(rules, hand, table.dealer)

@@ -11,11 +11,14 @@ from django.core.management.base import (
     no_translations,
 )
 
+from kaiser_league.json_read import JsonRefused, json_read
 from scorecards.rules import KaiserError, record_score
 
 
 def read_json_argument(path: str) -> Any:
-    """The JSON document in file `path` ('-' for standard input), or CommandError saying why not."""
+    """The JSON document in file `path` ('-' for standard input), or CommandError saying why
+    not: unreadable, not UTF-8, or refused by `kaiser_league.json_read` (too deep, a number too
+    long: checked before parsing, naming the place), or not JSON."""
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -27,11 +30,9 @@ def read_json_argument(path: str) -> Any:
     except UnicodeDecodeError as exc:
         raise CommandError(f"{path}: not UTF-8 text") from exc
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from exc
+        return json_read(text)
+    except JsonRefused as exc:
+        raise CommandError(f"{path}: {exc}") from None
 
 
 class Command(BaseCommand):
