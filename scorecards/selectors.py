@@ -165,30 +165,6 @@ def game_pot_of(game: Game, score: GameScore) -> PotAccount | None:
     return pot_account(score, Pot(per_set=game.pot_per_set))
 
 
-def season_pot_balances(season) -> list[tuple[str, int]]:
-    """Each player's pot balance over the season's finished games that keep a pot: what they
-    collected less what their set bids put in, in cents; best first, then by name. Three
-    queries, whatever the number of games."""
-    from collections import Counter
-
-    from scorecards.models import GameStatus
-
-    games = (
-        Game.objects.filter(season=season, pot_per_set__isnull=False, status=GameStatus.FINISHED)
-        .prefetch_related("seats__player", "hands")
-        .order_by("pk")
-    )
-    balances: Counter[str] = Counter()
-    for game in games:
-        hands = sorted(game.hands.all(), key=lambda h: h.number)
-        pot = game_pot_of(game, game_scored(game, hands))
-        if pot is None:
-            continue
-        for seat in game.seats.all():
-            balances[seat.player.name if seat.player else seat.name] += pot.balance[seat.seat]
-    return sorted(balances.items(), key=lambda item: (-item[1], item[0].lower()))
-
-
 # --- Reads for the rooms above (standings, tournaments): they read games only through these.
 
 

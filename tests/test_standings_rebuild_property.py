@@ -133,8 +133,15 @@ class League:
         """A table game outside any night, dated some day of November (or not at all)."""
         seats = rng.sample(self.players, 4)
         played_on = None if rng.random() < 0.2 else _day(rng)
+        # Some games keep a pot: the balances are among the figures compared.
+        habits = {"pot": {"per_set": 50}} if rng.random() < 0.7 else None
         game = game_start(
-            seats=seats, rules=STANDARD, club=self.club, season=self.season, played_on=played_on
+            seats=seats,
+            rules=STANDARD,
+            club=self.club,
+            season=self.season,
+            played_on=played_on,
+            habits=habits,
         )
         hands = rng.choice((GAME_1, GAME_2, GAME_1[:3]))
         for hand in hands:
@@ -166,7 +173,7 @@ class League:
     def stored(self) -> tuple:
         season, club = self.season, self.club
         players = {
-            row.player_id: (row.figures(), row.nights, row.night_wins)
+            row.player_id: (row.figures(), row.nights, row.night_wins, row.pot_balance)
             for row in PlayerStanding.objects.filter(season=season)
         }
         pairs = {

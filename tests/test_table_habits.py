@@ -11,10 +11,12 @@ import pytest
 from django.urls import reverse
 
 from leagues.clubs.models import Season
+from leagues.standings import rebuild
+from leagues.standings.models import PlayerStanding
 from scorecards.importing import game_import
 from scorecards.models import Game
 from scorecards.rules import rules_build
-from scorecards.selectors import game_record, season_pot_balances
+from scorecards.selectors import game_record
 from scorecards.services import game_start
 
 pytestmark = pytest.mark.django_db
@@ -270,7 +272,11 @@ def test_season_pot_page(
             ],
         }
         game_import(club=club, record=record, season=season)
-    assert season_pot_balances(season) == [("Cat", 200), ("Dan", 200), ("Bob", 0), ("Ann", -400)]
+    # Both games count (finished, nothing to confirm): the balances are stored with the
+    # standings when they are rebuilt, and the page reads them from there.
+    rebuild.standings_rebuild(season_id=season.pk)
+    stored = PlayerStanding.objects.filter(season=season).values_list("player__name", "pot_balance")
+    assert dict(stored) == {"Cat": 200, "Dan": 200, "Bob": 0, "Ann": -400}
     client = request.getfixturevalue(who)
     with django_assert_max_num_queries(9):
         response = client.get(reverse("season_pot", args=[club.slug, season.pk]))
@@ -278,6 +284,9 @@ def test_season_pot_page(
     if status == 200:
         page = response.content.decode()
         assert "Ann" in page and "-4.00" in page and "+2.00" in page
+        names = [name for name in ("Cat", "Dan", "Bob", "Ann") if f"<td>{name}</td>" in page]
+        assert names == ["Cat", "Dan", "Bob", "Ann"]
+        assert page.index("<td>Cat</td>") < page.index("<td>Dan</td>") < page.index("<td>Ann</td>")
 
 
 def test_the_club_sets_the_pot_of_its_new_games(club, players, as_alice) -> None:

@@ -1,17 +1,18 @@
 """Standings and ratings, computed from stored hands through the rules engine.
 
 Reads only (no writes): `counted_games` feeds every counted game's stored hands to the engine
-(`scorecards.selectors.game_scored`), `game_counters` reads a scored game's hand counters for
-its summary (`leagues.standings.summaries`); `standings_compute` (over the summaries' results)
-and `ratings_compute` turn them into the figures the snapshots store.
+(`scorecards.selectors.game_scored`); a game's summary (`leagues.standings.summaries`) keeps its
+named counters (COUNTERS); `standings_compute` (over the summaries' results) and
+`ratings_compute` turn them into the figures the snapshots store.
 `leagues.standings.rebuild` writes them.
 
-What counts: finished games of the club (of the season, for standings) and, where the club has
-`hands_need_confirmation` on (or the game is a table of a tournament night that has it on), only
-games whose every hand is confirmed; never the tables of a cancelled night. The engine has the
-last word on a game's outcome (`game_outcome`): a game it finds won counts as won; a game it does
-not find finished counts only when its tournament round ended it (`FinishReason.ROUND`), won on
-the points when the round closed, or drawn when the sides were level.
+What counts is written once, `Game.objects.counted()` (`scorecards/models.py`): finished games
+that wait for no confirmation and are no table of a cancelled night; the standings, ratings, pot
+balances and the player pages all read it. The engine has the last word on how a counted game
+counts (`game_outcome`): a game it finds won counts as won, one it ends without a winner (a tie
+at the target) as drawn; a game it does not find finished counts only when its tournament round
+ended it (`FinishReason.ROUND`), won on the points when the round closed, or drawn when the
+sides were level.
 
 Game order (standings, streaks, ratings): the day played (`Game.played_on`, or the day it
 finished when the game does not say), then the time it finished, then its id (`GAME_ORDER`).
@@ -24,14 +25,16 @@ The figures, per player (and per partnership: two players on the same side of a 
   (`no` and `low`); kaisers: kaiser (and kaiser 40) bids made;
 - times set: hands on which the player's side bid and was set (the partner's bids too);
 - streak: the run of wins (+) or losses (-) ending with the latest counted game (0 when that
-  game was drawn; a draw ends a run).
+  game was drawn; a draw ends a run);
+- pot balance (players only): what the player collected from the pots of the counted games
+  less what their set bids put in, in cents (the engine's pot account, `scorecards.rules`).
 """
 
 from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -42,7 +45,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from leagues.clubs.models import Club, Season
 from scorecards.models import FinishReason, Game
-from scorecards.rules import NO_TRUMP_KINDS, GameScore, game_score, points_leader
+from scorecards.rules import GameScore, game_score, points_leader
 from scorecards.selectors import games_seats_and_inputs, games_where
 
 KAISER_KINDS = ("kaiser", "kaiser40")
@@ -80,12 +83,15 @@ def counted_games_qs(club: Club, season: Season | None = None) -> QuerySet[Game]
 def game_outcome(score: GameScore, finish_reason: str) -> tuple[bool, int | None]:
     """How a finished game counts: (counts, winning side or None for a draw).
 
-    The engine's end wins (target, kaiser, ...). A game its tournament round ended before the
-    engine did (`finish_reason` "round") is won by the side strictly ahead on points when the
-    round closed (its stored hands), and drawn when the leaders are level. Any other game the
-    engine does not find won does not count."""
+    The engine's end wins (target, kaiser, ...), or draws when it ends the game without a
+    winner (both sides over the target on one hand, where `both_cross` is "tie"). A game its
+    tournament round ended before the engine did (`finish_reason` "round") is won by the side
+    strictly ahead on points when the round closed (its stored hands), and drawn when the
+    leaders are level. Any other game the engine does not find finished does not count."""
     if score.finished:
-        return score.winner is not None, score.winner
+        # A finished game without a winner is a tie at the target (`both_cross` "tie": the
+        # sides crossed it on the same hand): drawn.
+        return True, score.winner
     if finish_reason == FinishReason.ROUND and score.hands:
         return True, points_leader(score.scores)
     return False, None
@@ -141,53 +147,44 @@ def counted_games(
             yield CountedGame(game.pk, game.finished_at, players, score, winner)
 
 
+# The named counters a game's summary stores for each seat and each side
+# (`leagues.standings.summaries`): what the game adds to the figures of whoever sat there.
+# games / wins / draws: 1 or 0 (games is 0 for a game that does not count); hands: played,
+# throw-ins left out; bids attempted, made, no-trump made, kaisers made (a side's: either
+# partner's); times set (the side's bids set, the partner's included); pot_balance: what the
+# seat collected from the game's pot less what its set bids put in, in cents (a side's: both
+# seats'), 0 for a game that keeps no pot.
+COUNTERS = (
+    "games",
+    "wins",
+    "draws",
+    "hands",
+    "bids_attempted",
+    "bids_made",
+    "nt_bids_made",
+    "kaisers",
+    "times_set",
+    "pot_balance",
+)
+# The figures only a player's line has (PlayerStanding), not a partnership's.
+PLAYER_ONLY = ("pot_balance",)
+
+
 @dataclass(frozen=True)
 class GameResult:
     """A counted game as the standings (and ratings) need it, read from its stored summary
-    (`leagues.standings.models.GameSummary`, every number from the engine). Counters are in the
-    order of GameSummary.COUNTERS."""
+    (`leagues.standings.models.GameSummary`, every number from the engine). Counters are named
+    (COUNTERS)."""
 
     game_id: int
     finished_at: datetime.datetime
     players: Sequence[int | None]  # player id by seat (None: a guest, or a player since deleted)
     sides: Sequence[Sequence[int]]  # the seats of each side
-    winner: int | None  # None: drawn (a round closed with the sides level)
+    winner: int | None  # None: drawn (level when its round closed, or a tie at the target)
     scores: Sequence[int]  # final score by side
     hands: int  # every hand, throw-ins included
-    seat_counts: Sequence[Sequence[int]]
-    side_counts: Sequence[Sequence[int]]
-
-
-def game_counters(score: GameScore) -> tuple[list[list[int]], list[list[int]]]:
-    """The hand counters (GameSummary.COUNTERS) of a scored game, by seat and by side: hands
-    played (throw-ins left out), bids attempted, made, no-trump made, kaisers made, and times
-    the seat's (side's) side was set. A side's bids are those of any of its seats."""
-    rules = score.rules
-    seat_counts = [[0] * 6 for _seat in range(rules.seats)]
-    side_counts = [[0] * 6 for _side in range(rules.side_count)]
-    side_of = [rules.side_of(seat) for seat in range(rules.seats)]
-    played = 0
-    for hand in score.hands:
-        if hand.thrown_in:
-            continue
-        played += 1
-        # A hand that was played has a bidder and a bidding side (HandScore).
-        assert hand.bidder is not None and hand.side is not None
-        rows = (seat_counts[hand.bidder], side_counts[side_of[hand.bidder]])
-        if not hand.made:
-            for seat, side in enumerate(side_of):
-                if side == hand.side:
-                    seat_counts[seat][5] += 1
-            side_counts[hand.side][5] += 1
-        for row in rows:
-            row[1] += 1
-            if hand.made:
-                row[2] += 1
-                row[3] += hand.kind in NO_TRUMP_KINDS
-                row[4] += hand.kind in KAISER_KINDS
-    for row in (*seat_counts, *side_counts):
-        row[0] = played
-    return seat_counts, side_counts
+    seat_counts: Sequence[Mapping[str, int]]
+    side_counts: Sequence[Mapping[str, int]]
 
 
 @dataclass(slots=True)
@@ -203,30 +200,22 @@ class Figures:
     nt_bids_made: int = 0
     times_set: int = 0
     kaisers: int = 0
+    pot_balance: int = 0
     # Won (True), lost (False) or drawn (None), in game order.
     results: list[bool | None] = field(default_factory=list)
 
-    def add(self, game: GameResult, side: int, counts: Sequence[int]) -> None:
+    def add(self, game: GameResult, side: int, counts: Mapping[str, int]) -> None:
         """Count `game` for one player, or a partnership, on `side`: `counts` are its (their)
-        counters (GameSummary.COUNTERS)."""
-        drawn = game.winner is None
-        won = game.winner == side
-        self.games += 1
-        self.wins += won
-        self.draws += drawn
-        self.results.append(None if drawn else won)
+        named counters (COUNTERS)."""
+        for name in COUNTERS:
+            setattr(self, name, getattr(self, name) + counts[name])
+        self.results.append(None if counts["draws"] else bool(counts["wins"]))
         self.points_for += game.scores[side]
         self.points_against += sum(s for other, s in enumerate(game.scores) if other != side)
-        hands, attempted, made, no_trump, kaisers, times_set = counts
-        self.hands += hands
-        self.bids_attempted += attempted
-        self.bids_made += made
-        self.nt_bids_made += no_trump
-        self.kaisers += kaisers
-        self.times_set += times_set
 
-    def as_row(self) -> dict:
-        """The stored figures (StandingFigures fields)."""
+    def as_row(self, *, player: bool = True) -> dict:
+        """The stored figures: StandingFigures fields, and for a player's line (`player`) the
+        PLAYER_ONLY ones too."""
         streak = 0
         last = self.results[-1] if self.results else None
         if last is not None:
@@ -235,7 +224,7 @@ class Figures:
                     break
                 streak += 1
             streak = streak if last else -streak
-        return {
+        row = {
             "games": self.games,
             "wins": self.wins,
             "draws": self.draws,
@@ -251,6 +240,9 @@ class Figures:
             "kaisers": self.kaisers,
             "streak": streak,
         }
+        if player:
+            row["pot_balance"] = self.pot_balance
+        return row
 
 
 def standings_compute(
@@ -258,7 +250,8 @@ def standings_compute(
 ) -> tuple[dict[int, dict], dict[tuple[int, int], dict], int, int]:
     """Per player and per partnership figures of `games` (in game order).
 
-    Returns (players {player_id: row}, partnerships {(low id, high id): row}, games, hands)."""
+    Returns (players {player_id: row}, partnerships {(low id, high id): row}, games, hands): a
+    player's row has the PLAYER_ONLY figures too."""
     players: dict[int, Figures] = defaultdict(Figures)
     pairs: dict[tuple[int, int], Figures] = defaultdict(Figures)
     game_count = hand_count = 0
@@ -277,7 +270,7 @@ def standings_compute(
                     pairs[key].add(game, side, game.side_counts[side])
     return (
         {key: figures.as_row() for key, figures in players.items()},
-        {key: figures.as_row() for key, figures in pairs.items()},
+        {key: figures.as_row(player=False) for key, figures in pairs.items()},
         game_count,
         hand_count,
     )

@@ -214,14 +214,11 @@ class GameSummary(models.Model):
     (`leagues.standings.summaries`): derived data, never edited, rebuilt whenever `version` no
     longer matches the game (`summaries.game_version`), and safe to delete at any time.
 
-    Per seat and per side, the counters are the hand figures of `StandingFigures` in the order of
-    `COUNTERS`: hands played (throw-ins left out), bids attempted, bids made, no-trump bids made,
-    kaisers made, times set (the side's bids set, the partner's included). A side's bids are
-    either partner's. `winner` None is a draw for a game its tournament round ended (its finish
-    reason "round", in the version), and otherwise a game that does not count (the engine does
-    not find it won): see `summaries.counted_results`."""
-
-    COUNTERS = ("hands", "bids_attempted", "bids_made", "nt_bids_made", "kaisers", "times_set")
+    Per seat and per side, the counters are named (`derived.COUNTERS`: a dict each, what the
+    game adds to the figures of whoever sat there, its outcome and pot balance included), and
+    `version` starts with the summary's format: a summary of another format, or one that cannot
+    be read, is computed again from the hands (`summaries.summary_readable`). `winner` None is
+    a draw for a game that counts (its `games` counter), see `summaries.counted_results`."""
 
     game = models.OneToOneField(
         "scorecards.Game", on_delete=models.CASCADE, related_name="standings_summary"
@@ -233,8 +230,8 @@ class GameSummary(models.Model):
     winner = models.PositiveSmallIntegerField(null=True, blank=True)  # None: not won
     scores = models.JSONField(default=list)  # final score by side
     hands = models.PositiveIntegerField(default=0)  # every hand, throw-ins included
-    seat_counts = models.JSONField(default=list)  # COUNTERS by seat
-    side_counts = models.JSONField(default=list)  # COUNTERS by side
+    seat_counts = models.JSONField(default=list)  # named counters ({name: n}) by seat
+    side_counts = models.JSONField(default=list)  # named counters ({name: n}) by side
 
     def __str__(self) -> str:
         return f"Summary of game {self.game_id}"

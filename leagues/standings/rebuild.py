@@ -18,10 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Season
-from leagues.standings.derived import (
-    LeftOut,
-    standings_compute,
-)
+from leagues.standings.derived import PLAYER_ONLY, LeftOut, standings_compute
 from leagues.standings.models import (
     PartnershipStanding,
     PlayerStanding,
@@ -134,7 +131,7 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
         rows_replace(
             PlayerStanding.objects.filter(season=season),
             ("player_id",),
-            (*fields, *NIGHT_FIGURES),
+            (*fields, *PLAYER_ONLY, *NIGHT_FIGURES),
             players,
             lambda k, figures: PlayerStanding(season=season, player_id=k, **figures),
         )

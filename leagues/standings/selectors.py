@@ -11,9 +11,9 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from kaiser_league.collation import name_key
 from leagues.clubs.models import Club, Season
 from leagues.standings.models import (
-    GameSummary,
     PartnershipStanding,
     PlayerRating,
     PlayerStanding,
@@ -22,7 +22,8 @@ from leagues.standings.models import (
     RebuildFailure,
     RebuildKind,
 )
-from scorecards.models import FinishReason, Game, GameStatus
+from leagues.standings.summaries import summary_counts, summary_readable
+from scorecards.models import Game, GameStatus
 from scorecards.selectors import games_by_day, games_of_player, games_where
 
 
@@ -41,6 +42,25 @@ def season_partnership_standings(season) -> QuerySet:
     return PartnershipStanding.objects.filter(season=season).select_related("first", "second")
 
 
+@dataclass(frozen=True)
+class PotLine:
+    """A player's pot balance over a season, in cents (stored with the standings)."""
+
+    player_id: int
+    name: str
+    cents: int
+
+
+def season_pot_lines(season: Season) -> list[PotLine]:
+    """Each player's pot balance over the season's counted games, best first, then by name
+    (`name_key`): the figure the standings rebuild stores (`PlayerStanding.pot_balance`), never
+    scored again here. Seats without a club player (guests) have no standings line, so their
+    balance is not listed. One query."""
+    rows = season_player_standings(season).values_list("player_id", "player__name", "pot_balance")
+    lines = [PotLine(player_id, name, cents) for player_id, name, cents in rows]
+    return sorted(lines, key=lambda line: (-line.cents, name_key(line.name)))
+
+
 @dataclass
 class LastPlayed:
     """The day of the latest counted game of a season, by player id and by partnership (the
@@ -51,20 +71,26 @@ class LastPlayed:
 
 
 def season_last_played(season: Season) -> LastPlayed:
-    """When each player and partnership of `season` last played a game the standings count: the
-    game's `played_on`, or the day it finished (site time zone) when it has none. Read from the
-    standings' own summaries of the season's finished games (who sat on which side), like the
-    rest of the page from derived data: no hand is read. A summary is written only for a game
-    that counted, and kept while its game stays finished, so a finished game that counted once
-    and now waits for a confirmation still dates its players until it is deleted. One query."""
+    """When each player and partnership of `season` last played a game the standings count
+    (`Game.objects.counted()`, and counted by its summary): the game's `played_on`, or the day
+    it finished (site time zone) when it has none. Read from the standings' own summaries of
+    those games (who sat on which side), like the rest of the page from derived data: no hand is
+    read. A summary not yet computed again for its game's last change still tells who sat where;
+    one of an older format is not read until the next rebuild writes it anew. One query."""
     last = LastPlayed()
     zone = timezone.get_default_timezone()
-    rows = (
-        GameSummary.objects.filter(game__season=season, game__status=GameStatus.FINISHED)
-        .filter(Q(winner__isnull=False) | Q(game__finish_reason=FinishReason.ROUND))
+    names = ("version", "players", "sides", "seat_counts", "side_counts")
+    rows = []
+    for played_on, finished_at, *stored in (
+        games_where(season=season)
+        .counted()
+        .filter(standings_summary__isnull=False)
         .order_by()
-        .values_list("game__played_on", "game__finished_at", "players", "sides")
-    )
+        .values_list("played_on", "finished_at", *(f"standings_summary__{n}" for n in names))
+    ):
+        summary = dict(zip(names, stored, strict=True))
+        if summary_readable(summary) and summary_counts(summary):
+            rows.append((played_on, finished_at, summary["players"], summary["sides"]))
     for played_on, finished_at, players, sides in rows:
         day = played_on or (timezone.localtime(finished_at, zone).date() if finished_at else None)
         if day is None:

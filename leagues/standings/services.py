@@ -14,10 +14,12 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Subquery
 from kombu.exceptions import OperationalError as BrokerError
 
+from kaiser_league.celery import app as celery_app
 from leagues.clubs.models import Club, Season
 from leagues.standings.models import (
     PlayerRating,
@@ -30,6 +32,11 @@ from leagues.standings.models import (
 from scorecards.selectors import games_where
 
 log = logging.getLogger(__name__)
+
+# The rebuild tasks' fixed names (`leagues.standings.tasks`): queued by name, so that the tasks
+# module imports this one and not the other way round.
+STANDINGS_TASK = "leagues.standings_rebuild"
+RATINGS_TASK = "leagues.ratings_rebuild"
 
 
 def derived_data_mark_stale(
@@ -74,22 +81,25 @@ def derived_data_send(
 ) -> bool:
     """Queue the rebuilds now. Never raises: a broker that is down (or an eager rebuild that
     fails) is logged, and reconciliation catches up later. Returns True if all were queued.
-    `game_id`: the game whose change caused it (the ratings may then add just that game)."""
-    from leagues.standings import tasks  # the tasks module imports this one
+    `game_id`: the game whose change caused it (the ratings may then add just that game).
 
+    The tasks are found by their fixed names in the Celery app's registry
+    (`leagues.standings.tasks`, imported by `LeaguesConfig.ready`): the tasks call this module,
+    never the other way round."""
     ok = True
-    jobs = [(tasks.standings_rebuild, s) for s in season_ids]
-    jobs += [(tasks.ratings_rebuild, c) for c in club_ids]
+    jobs = [(STANDINGS_TASK, s) for s in season_ids]
+    jobs += [(RATINGS_TASK, c) for c in club_ids]
     if not jobs:
         return True
     with contextlib.ExitStack() as stack:
         connection = None
-        if not tasks.standings_rebuild.app.conf.task_always_eager:
+        if not celery_app.conf.task_always_eager:
             connection = stack.enter_context(_publish_connection())
-        for task, object_id in jobs:
+        for name, object_id in jobs:
             try:
                 # No publish retries: a hand submit must never wait on a broker that is down.
-                hint = {"game_id": game_id} if game_id and task is tasks.ratings_rebuild else {}
+                hint = {"game_id": game_id} if game_id and name == RATINGS_TASK else {}
+                task = celery_app.tasks[name]
                 task.apply_async((object_id,), hint, retry=False, connection=connection)
             except (BrokerError, *BROKER_SOCKET_ERRORS):
                 # Down for one is down for all: do not pay the timeout again per job.
@@ -97,9 +107,7 @@ def derived_data_send(
                 return False
             except Exception:  # an eager rebuild that failed: the hand is saved, log and go on
                 ok = False
-                log.exception(
-                    "could not run %s(%s); reconciliation will catch up", task.name, object_id
-                )
+                log.exception("could not run %s(%s); reconciliation will catch up", name, object_id)
     return ok
 
 
@@ -112,18 +120,14 @@ def _publish_connection() -> Any:
     (BROKER_PUBLISH_TIMEOUT, default 0.5 s): a broker that refuses, or one that accepts and
     never answers, costs a hand submit at most about that, never the worker's long timeouts.
     Workers keep CELERY_BROKER_TRANSPORT_OPTIONS (their blocking reads need longer)."""
-    from django.conf import settings
-
-    from kaiser_league.celery import app
-
     timeout = settings.BROKER_PUBLISH_TIMEOUT
     options = {
-        **app.conf.broker_transport_options,
+        **celery_app.conf.broker_transport_options,
         "max_retries": 0,
         "socket_connect_timeout": timeout,
         "socket_timeout": timeout,
     }
-    return app.connection_for_write(connect_timeout=timeout, transport_options=options)
+    return celery_app.connection_for_write(connect_timeout=timeout, transport_options=options)
 
 
 class _Batch:

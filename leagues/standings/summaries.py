@@ -8,15 +8,19 @@ event or signal, of everything a summary depends on, and of the way summaries ar
 (`SUMMARY_FORMAT`): a summary stored by an older release is computed again, never misread. A
 summary is derived data: deleting any or all of them costs only the time to compute them again.
 
-A summary's `winner` is the outcome `derived.game_outcome` gives: a side, or None. None reads as
-a draw for a game its tournament round ended (`FinishReason.ROUND`, part of the fingerprint) and
-as "does not count" for any other game.
+A summary's counters are named (`derived.COUNTERS`, a dict per seat and per side), and its
+`version` starts with its format (SUMMARY_FORMAT): a summary of another format, or one that
+cannot be read as this format (`summary_readable`), is computed again from the hands, so adding
+a counter never leaves the standings failing on the summaries already stored. Its `winner` is
+the outcome `derived.game_outcome` gives (a side, or None: drawn), and its `games` counter says
+whether the game counts at all (`summary_counts`).
 """
 
 from __future__ import annotations
 
 import logging
 import zlib
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -26,23 +30,27 @@ from django.db.models.functions import Cast
 from leagues.clubs.models import Club, Player, Season
 from leagues.standings.derived import (
     BATCH,
+    COUNTERS,
+    KAISER_KINDS,
     GameResult,
     LeftOut,
     counted_games_qs,
-    game_counters,
     game_order,
     game_outcome,
     games_scored,
 )
 from leagues.standings.models import GameSummary
-from scorecards.models import FinishReason, Game
-from scorecards.selectors import game_last_change, games_where
+from scorecards.models import Game
+from scorecards.rules import NO_TRUMP_KINDS, GameScore, PotAccount
+from scorecards.selectors import game_last_change, game_pot_of, games_where
 
 log = logging.getLogger(__name__)
 
-# Bumped whenever what a summary stores, or how it is read, changes: 2 counts the games a
-# tournament round ended (won on points, or drawn).
-SUMMARY_FORMAT = 2
+# Bumped whenever what a summary stores, or how it is read, changes (a summary of another
+# format is computed again, never misread): 2 counts the games a tournament round ended (won on
+# points, or drawn); 3 names the counters (COUNTERS, a dict per seat and per side), counts a tie
+# at the target as drawn and adds the pot balance (so the game's pot is in the fingerprint).
+SUMMARY_FORMAT = 3
 _VERSION_FIELDS = (
     "updated_at",
     "_last_change",
@@ -50,6 +58,7 @@ _VERSION_FIELDS = (
     "first_dealer",
     "_rules_text",
     "finish_reason",
+    "pot_per_set",
 )
 _SUMMARY_FIELDS = (
     "version",
@@ -75,29 +84,71 @@ def game_version(
     first_dealer: int,
     rules_text: str,
     finish_reason: str,
+    pot_per_set: int | None,
 ) -> str:
     """The fingerprint of a game as its summary sees it (the columns of `games_versioned`).
 
-    It changes with every hand entered, corrected, undone or confirmed (each writes a hand
-    version and touches the game's `updated_at`, which the sheet's poll reads too), every
-    finish, abandon or other save of the game (`updated_at`: an admin's edit of its seats
-    included), and any change to its rules, first dealer or finish reason (the round that ended
-    it), even one written without `save()`, and with `SUMMARY_FORMAT`. A change the summary
-    does not depend on (a confirmation) only costs one game re-scored."""
+    It starts with the summary's format (`v` SUMMARY_FORMAT), and changes with every hand
+    entered, corrected, undone or confirmed (each writes a hand version and touches the game's
+    `updated_at`, which the sheet's poll reads too), every finish, abandon or other save of the
+    game (`updated_at`: an admin's edit of its seats included), and any change to its rules,
+    first dealer, finish reason (the round that ended it) or pot, even one written without
+    `save()`. A change the summary does not depend on (a confirmation) only costs one game
+    re-scored."""
     rules = zlib.crc32((rules_text or "").encode())
+    pot = "-" if pot_per_set is None else pot_per_set
     return (
         f"v{SUMMARY_FORMAT}/{updated_at.timestamp():.6f}/{last_change or 0}/{hand_count}"
-        f"/{first_dealer}/{rules:x}/{finish_reason or '-'}"
+        f"/{first_dealer}/{rules:x}/{finish_reason or '-'}/{pot}"
     )
 
 
-def _summary_of(
-    game_id: int, version: str, players: tuple, score: Any, finish_reason: str
-) -> GameSummary:
-    seat_counts, side_counts = game_counters(score)
-    _counts, winner = game_outcome(score, finish_reason)
+def game_counters(
+    score: GameScore, counts: bool, winner: int | None, pot: PotAccount | None
+) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
+    """The named counters (`derived.COUNTERS`) of a scored game, by seat and by side: what it
+    adds to the figures of whoever sat there. `counts` and `winner` are its outcome
+    (`derived.game_outcome`); `pot` the engine's pot account (None: the game keeps no pot)."""
+    rules = score.rules
+    side_of = [rules.side_of(seat) for seat in range(rules.seats)]
+    sides = []
+    for side in range(rules.side_count):
+        row = dict.fromkeys(COUNTERS, 0)
+        row["games"] = int(counts)
+        row["wins"] = int(counts and winner == side)
+        row["draws"] = int(counts and winner is None)
+        sides.append(row)
+    seats = [dict(sides[side_of[seat]]) for seat in range(rules.seats)]
+    played = 0
+    for hand in score.hands:
+        if hand.thrown_in:
+            continue
+        played += 1
+        # A hand that was played has a bidder and a bidding side (HandScore).
+        assert hand.bidder is not None and hand.side is not None
+        if not hand.made:
+            for seat, side in enumerate(side_of):
+                seats[seat]["times_set"] += side == hand.side
+            sides[hand.side]["times_set"] += 1
+        for row in (seats[hand.bidder], sides[side_of[hand.bidder]]):
+            row["bids_attempted"] += 1
+            if hand.made:
+                row["bids_made"] += 1
+                row["nt_bids_made"] += hand.kind in NO_TRUMP_KINDS
+                row["kaisers"] += hand.kind in KAISER_KINDS
+    for seat, row in enumerate(seats):
+        row["pot_balance"] = pot.balance[seat] if pot is not None else 0
+        sides[side_of[seat]]["pot_balance"] += row["pot_balance"]
+    for row in (*seats, *sides):
+        row["hands"] = played
+    return seats, sides
+
+
+def _summary_of(game: Game, version: str, players: tuple, score: Any) -> GameSummary:
+    counts, winner = game_outcome(score, game.finish_reason)
+    seat_counts, side_counts = game_counters(score, counts, winner, game_pot_of(game, score))
     return GameSummary(
-        game_id=game_id,
+        game_id=game.pk,
         version=version,
         players=list(players),
         sides=[list(side) for side in score.rules.sides],
@@ -125,9 +176,36 @@ def _summaries_store(summaries: list[GameSummary]) -> None:
         log.warning("a game went while its summary was written; the next rebuild writes it")
 
 
-def _counts(summary: dict, finish_reason: str) -> bool:
-    """Whether a (current) summary's game counts: won, or drawn when its round ended it."""
-    return summary["winner"] is not None or finish_reason == FinishReason.ROUND
+def _counter_rows(rows: Any, width: int) -> bool:
+    """Whether `rows` are `width` rows of named counters, every one of COUNTERS a number."""
+    return (
+        isinstance(rows, list)
+        and len(rows) == width
+        and all(
+            # A number, never a bool (which is an int too).
+            isinstance(row, dict) and all(type(row.get(name)) is int for name in COUNTERS)
+            for row in rows
+        )
+    )
+
+
+def summary_readable(summary: Mapping[str, Any]) -> bool:
+    """Whether a stored summary (its `_SUMMARY_FIELDS` as a dict) is of this format and whole:
+    one row of named counters per seat and per side. Anything else (a summary written by an
+    older release, a counter missing) is computed again from the hands, never misread."""
+    players, sides = summary.get("players"), summary.get("sides")
+    return (
+        str(summary.get("version") or "").startswith(f"v{SUMMARY_FORMAT}/")
+        and isinstance(players, list)
+        and isinstance(sides, list)
+        and _counter_rows(summary.get("seat_counts"), len(players))
+        and _counter_rows(summary.get("side_counts"), len(sides))
+    )
+
+
+def summary_counts(summary: Mapping[str, Any]) -> bool:
+    """Whether a readable summary's game counts (`derived.game_outcome`: won, or drawn)."""
+    return any(row["games"] for row in summary["side_counts"])
 
 
 def _result(game_id: int, finished_at: Any, summary: dict, live: set[int]) -> GameResult:
@@ -168,16 +246,14 @@ def counted_results(
     )
     split = 2 + len(_VERSION_FIELDS)
     versions: dict[int, str] = {}
-    reasons: dict[int, str] = {}
     summaries: dict[int, dict] = {}
     stale: list[int] = []
     for row in rows:
         game_id = row[0]
         version = game_version(*row[2:split])
-        reasons[game_id] = row[split - 1]
         stored = dict(zip(_SUMMARY_FIELDS, row[split:], strict=True))
         versions[game_id] = version
-        if stored["version"] == version:
+        if stored["version"] == version and summary_readable(stored):
             summaries[game_id] = stored
         else:
             stale.append(game_id)
@@ -185,11 +261,11 @@ def counted_results(
         ids = stale[start : start + BATCH]
         games = list(
             games_where(ids=ids)
-            .only("pk", "rules", "first_dealer")
+            .only("pk", "rules", "first_dealer", "finish_reason", "pot_per_set")
             .order_by(*game_order())  # games left out are noted in game order
         )
         fresh = [
-            _summary_of(game.pk, versions[game.pk], players, score, reasons[game.pk])
+            _summary_of(game, versions[game.pk], players, score)
             for game, players, score in games_scored(games, left_out)
         ]
         _summaries_store(fresh)
@@ -199,5 +275,5 @@ def counted_results(
     return [
         _result(game_id, finished_at, summaries[game_id], live)
         for game_id, finished_at, *_rest in rows
-        if game_id in summaries and _counts(summaries[game_id], reasons[game_id])
+        if game_id in summaries and summary_counts(summaries[game_id])
     ]

@@ -1,4 +1,6 @@
 """Celery tasks of the derived data: thin (ids in, a service call), idempotent, late-acked.
+This module imports the services, never the other way round: they queue the tasks by their
+fixed names (`services.STANDINGS_TASK`, `services.RATINGS_TASK`).
 
 A worker that dies mid-rebuild leaves the message unacknowledged (acks_late with
 reject_on_worker_lost), so another worker runs it again: safe, since a rebuild is idempotent.
@@ -28,12 +30,12 @@ OPTIONS = {
 }
 
 
-@shared_task(name="leagues.standings_rebuild", **OPTIONS)
+@shared_task(name=services.STANDINGS_TASK, **OPTIONS)
 def standings_rebuild(season_id: int) -> None:
     rebuild.standings_rebuild(season_id=season_id)
 
 
-@shared_task(name="leagues.ratings_rebuild", **OPTIONS)
+@shared_task(name=services.RATINGS_TASK, **OPTIONS)
 def ratings_rebuild(club_id: int, game_id: int | None = None) -> None:
     rebuild.ratings_rebuild(club_id=club_id, game_id=game_id)
 

@@ -31,7 +31,6 @@ from leagues.standings.tables import (
     name_ordered_rows,
 )
 from scorecards.pot import cents_text
-from scorecards.selectors import season_pot_balances
 
 TABLE_TARGET = "standings-table"  # the element htmx swaps on sort and page changes
 
@@ -199,15 +198,28 @@ def standings_refresh(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def season_pot(request: HtmxHttpRequest, slug: str, season_id: int) -> HttpResponse:
-    """Each player's pot balance over a season (members only)."""
+    """Each player's pot balance over a season's counted games (members only), as the standings
+    rebuild stored it: nothing is scored again here."""
     access = club_for_member(request, slug)
     club = access.club
-    season = club.seasons.filter(pk=season_id).first()
+    season = club.seasons.select_related("standings").filter(pk=season_id).first()
     if season is None:
         raise Http404("No such season")
-    balances = [(name, cents_text(cents), cents) for name, cents in season_pot_balances(season)]
+    lines = selectors.season_pot_lines(season)
+    # All at zero: no counted game moved anyone's balance (no pot kept, or none fed yet).
+    balances = (
+        [(line.name, cents_text(line.cents), line.cents) for line in lines]
+        if any(line.cents for line in lines)
+        else []
+    )
     return render(
         request,
         "leagues/season_pot.html",
-        {"access": access, "club": club, "season": season, "balances": balances},
+        {
+            "access": access,
+            "club": club,
+            "season": season,
+            "balances": balances,
+            "snapshot": getattr(season, "standings", None),
+        },
     )
