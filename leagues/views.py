@@ -6,11 +6,12 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from kaiser_league.http import form_status, signed_in
+from kaiser_league.http import absolute_url, form_status, signed_in
 from leagues.club_removal import club_contents
 from leagues.club_removal import club_delete as club_delete_service
 from leagues.clubs.access import club_for_member
@@ -18,6 +19,7 @@ from leagues.clubs.roles import CLUB_MANAGE, GAMES_IMPORT, TOURNAMENTS_RUN
 from leagues.clubs.selectors import club_players_by_name, clubs_of
 from leagues.clubs.services import LeagueError
 from leagues.standings.selectors import club_recent_games
+from leagues.tournaments.calendar import calendar_key
 from scorecards.models import Game
 
 
@@ -49,6 +51,11 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "players": club_players_by_name(club),
             "can_import": access.can(GAMES_IMPORT),
             "can_upload_night": access.can(TOURNAMENTS_RUN),
+            "calendar_url": absolute_url(
+                request,
+                reverse("club_nights_calendar", args=[club.slug])
+                + f"?key={calendar_key(club)}",
+            ),
         },
     )
 

@@ -1,9 +1,14 @@
 from django.urls import path
 
-from leagues.tournaments import board_views, night_views, views
+from leagues.tournaments import board_views, calendar_views, night_views, views
 
 urlpatterns = [
     path("club/<slug:slug>/", views.tournament_list, name="tournament_list"),
+    path(
+        "club/<slug:slug>/nights.ics",
+        calendar_views.club_nights_calendar,
+        name="club_nights_calendar",
+    ),
     path("<int:tournament_id>/", views.tournament_detail, name="tournament_detail"),
     path("<int:tournament_id>/entries/", views.entry_add, name="tournament_entry_add"),
     path(
