@@ -17,6 +17,7 @@ from scorecards.rules.habits import Pot, game_habits_parse, pot_account
 from scorecards.rules.hands import HandInput
 from scorecards.rules.i18n import _
 from scorecards.rules.presets import Rules, rules_build
+from scorecards.rules.record_quick import record_quick
 from scorecards.rules.scoring import first_dealer_check, game_score
 
 GAME_FORMAT = "kaiser-game/1"
@@ -193,6 +194,9 @@ def record_score(record: Mapping[str, Any]) -> dict[str, Any]:
     """Score a `kaiser-game/1` record: its `kaiser-result/1` document (with the `pot` account
     when the record has a pot), or the KaiserError (RulesError, RecordError, HandError) of the
     first thing wrong with it."""
+    quick = record_quick(record)  # the common record, in one pass (the same document)
+    if quick is not None:
+        return quick
     parsed = record_parse(record)
     game = game_score(parsed.rules, parsed.hands, parsed.first_dealer)
     result = game.as_result(parsed.seats)

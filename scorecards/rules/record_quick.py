@@ -1,0 +1,362 @@
+"""A whole `kaiser-game/1` record scored in one pass: the fast path of `record.record_score`.
+
+The general path reads the record into a GameRecord of HandInputs, scores them into HandScores
+and GameScore, and writes those out as the `kaiser-result/1` document: three objects a hand, each
+built field by field. Here the common record goes from its dicts straight to the document's: each
+plain hand (a bidder, a bid in trump or no trump or an auction, tricks per side, the two cards as
+sides) is checked as `quick._quick` checks it, scored as `scoring._scored` scores it, and written
+as `HandScore.as_result` writes it. Any other hand (thrown in, a kaiser, tricks per seat, table
+habits, a refusal) is read and scored by the general code on the same table, in place.
+
+Like `quick`, this path only accepts: at the first thing it does not take (a top-level field it
+does not know, a setting it does not score, a hand the general code refuses) it returns None, and
+`record_score` scores the record from the start by the general path, which raises the error and
+writes its message. So the document is the general path's, key for key and in the same order
+(tests/rules/test_record_quick.py holds the two to each other), and every error is its own.
+
+Pure: data in, data out.
+"""
+
+from __future__ import annotations
+
+from operator import add
+from typing import Any
+
+from scorecards.rules.calls import MAX_HANDS
+from scorecards.rules.ending import _game_end
+from scorecards.rules.errors import KaiserError
+from scorecards.rules.hands import HandInput
+from scorecards.rules.presets import Rules, rules_build
+from scorecards.rules.quick import _auction_quick
+from scorecards.rules.scoring import _play, _scored, _Table
+
+# The top-level fields of a record this path reads; anything else (a pot, the table habits, an
+# unknown key) goes the general way.
+_RECORD_KEYS = frozenset(("format", "rules", "seats", "first_dealer", "played_on", "hands"))
+# The fields of a plain hand, all given as whole numbers, a list of them or a list of calls.
+_HAND_KEYS = frozenset(
+    ("bidder", "bid", "kind", "tricks", "five_hearts", "three_spades", "auction")
+)
+_PLAIN_KINDS = frozenset(("trump", "no", "low"))
+
+# `rules_build` of the `rules` objects met, by their settings: a club's records repeat one rules
+# object, and checking it (every setting's type, range and combination) costs as much as scoring
+# twenty hands. Only objects whose every value is a plain number, truth value, text or null are
+# kept (the key holds each value's type: `true` is not 1), only valid ones, only so many.
+# Each is kept with whether `record_quick` scores its plain hands itself (`_simple`).
+# The valid auctions met under one Rules, by dealer then calls (`_auction_won`).
+_Auctions = list[dict[tuple[str, ...], tuple[int, str, int]]]
+_RULES: dict[tuple[Any, ...] | None, tuple[Rules, bool, _Auctions]] = {}
+_RULES_KEPT = 256
+_AUCTIONS_KEPT = 256  # valid auctions remembered per rules and dealer (`_auction_won`)
+_ABSENT = object()  # a field left out (None is one given as null)
+_PLAIN_VALUES = frozenset((int, str, bool, type(None)))
+
+
+def _rules(data: Any) -> tuple[Rules, bool, _Auctions] | None:
+    """`rules_build(data)`, `_simple` of it and its auctions met, remembered; None where
+    `rules_build` would raise or the object is not plain. `data` _ABSENT: no rules given, the
+    standard game (None is rules given as null, which is refused)."""
+    if data is _ABSENT:
+        data = key = None
+    else:
+        if type(data) is not dict:
+            return None
+        types = tuple(map(type, data.values()))
+        if not _PLAIN_VALUES.issuperset(types):
+            return None
+        key = (tuple(data), types, tuple(data.values()))
+    try:
+        return _RULES[key]
+    except KeyError:
+        pass
+    try:
+        rules = rules_build(data)
+    except KaiserError:
+        return None
+    auctions: _Auctions = [{} for _seat in range(rules.seats)]
+    built = rules, _simple(rules), auctions
+    if len(_RULES) < _RULES_KEPT:
+        _RULES[key] = built
+    return built
+
+
+def _simple(rules: Rules) -> bool:
+    """Whether a plain hand under `rules` scores by the bid, the bid-out, the raised target and
+    the doubling alone: the settings `record_quick` leaves to `scoring._scored` are off."""
+    return (
+        rules.nonbidder_cap is None
+        and not rules.bid_out_bidder_to_target
+        and not rules.defender_all_or_nothing
+        and not rules.dealer_sells
+        and not rules.cover_three
+        and rules.nt_target_for == "game"
+    )
+
+
+def _seats(raw: Any, rules: Rules) -> list[str] | None:
+    if type(raw) is not list or len(raw) != rules.seats:
+        return None
+    for name in raw:
+        if type(name) is not str or not name.strip():
+            return None
+    return raw
+
+
+def _auction_won(
+    rules: Rules, auctions: _Auctions, calls: list[Any], dealer: int
+) -> tuple[int, str, int] | None:
+    """`quick._auction_quick` of an auction dealt by `dealer`, remembered in `auctions[dealer]`
+    when valid (a table's auctions are a handful of calls in a handful of orders; `record_quick`
+    looks there first)."""
+    key = tuple(calls)
+    won = _auction_quick(rules, key, dealer)
+    known = auctions[dealer]
+    if won is not None and len(known) < _AUCTIONS_KEPT:
+        known[key] = won
+    return won
+
+
+def record_quick(record: Any) -> dict[str, Any] | None:
+    """The `kaiser-result/1` document of a record the fast path takes (see the module
+    docstring), the same as `record_score`'s; None for any other record, error or not."""
+    if type(record) is not dict or not record.keys() <= _RECORD_KEYS or "played_on" in record:
+        return None
+    if record.get("format", "kaiser-game/1") != "kaiser-game/1":
+        return None
+    built = _rules(record.get("rules", _ABSENT))
+    if built is None:
+        return None
+    rules, simple, auctions = built
+    seats = _seats(record.get("seats"), rules)
+    first_dealer = record.get("first_dealer", 0)
+    raw_hands = record.get("hands")
+    if (
+        seats is None
+        or type(first_dealer) is not int
+        or not 0 <= first_dealer < rules.seats
+        or type(raw_hands) is not list
+        or len(raw_hands) > MAX_HANDS
+    ):
+        return None
+    seat_count = rules.seats
+    side_count = rules.side_count
+    # What reading and scoring a plain hand asks of the rules, once (`quick._quick` and
+    # `scoring._scored` say what each does).
+    plain_kinds = _PLAIN_KINDS.intersection(rules.kinds)
+    min_bid, max_bid = rules.min_bid, rules.max_bid
+    total = rules.tricks_per_hand
+    auction_named = rules.no_trump_named == "auction"
+    heart_bonus, spade_penalty = rules.heart_bonus, rules.spade_penalty
+    overtricks, set_scores_zero = rules.overtricks, rules.set_scores_zero
+    nt_target, nt_bid_out = rules.nt_target, rules.nt_bid_out
+    keeps_losses, lose_at = rules.bid_out_keeps_losses, rules.lose_at
+    heart_wins = rules.bid_out_heart_wins
+    sides = range(side_count)
+    # The game between two hands (`scoring._Table`, built only for a hand the general code
+    # scores).
+    # The scores after each hand: a new list each hand, which is also that hand's in the
+    # document (never changed once made).
+    scores: list[int] = [0] * side_count
+    target, bid_out, dealer = rules.target, rules.bid_out, first_dealer
+    finished, winner, reason = False, None, None
+    hands: list[dict[str, Any]] = []
+    won: tuple[int, str, int] | None
+    tricks: Any
+    five: Any
+    three: Any
+    for number, raw in enumerate(raw_hands, 1):
+        if finished:
+            return None  # "the game is already over": the general path says so
+        # A plain hand (`hands._plain` and `quick._quick` accept it), or `plain` stays False.
+        plain = False
+        if type(raw) is dict and raw.keys() <= _HAND_KEYS:
+            get = raw.get
+            bidder = get("bidder", _ABSENT)
+            bid = get("bid", _ABSENT)
+            auction = get("auction", _ABSENT)
+            if auction is _ABSENT:
+                kind = get("kind", "trump")
+                plain = (
+                    type(bidder) is int
+                    and 0 <= bidder < seat_count
+                    and type(bid) is int
+                    and min_bid <= bid <= max_bid
+                    and type(kind) is str
+                    and kind in plain_kinds
+                )
+            elif type(auction) is list and auction_named and "kind" not in raw:
+                try:
+                    won = auctions[dealer][tuple(auction)]
+                except (KeyError, TypeError):  # not met yet, or a call that is not text
+                    won = _auction_won(rules, auctions, auction, dealer)
+                if (
+                    won is not None
+                    and won[1] in plain_kinds
+                    and (bidder is _ABSENT or (type(bidder) is int and bidder == won[0]))
+                    and (bid is _ABSENT or (type(bid) is int and bid == won[2]))
+                ):
+                    bidder, kind, bid = won
+                    plain = True
+            if plain:
+                tricks = get("tricks")
+                five = get("five_hearts")
+                three = get("three_spades")
+                plain = (
+                    type(tricks) is list
+                    and len(tricks) == side_count
+                    and type(five) is int
+                    and type(three) is int
+                    and 0 <= five < side_count
+                    and 0 <= three < side_count
+                )
+                if plain and side_count == 2:
+                    first, second = tricks
+                    plain = (
+                        type(first) is int
+                        and type(second) is int
+                        and first >= 0
+                        and second >= 0
+                        and first + second == total
+                    )
+                elif plain:
+                    for count in tricks:
+                        if type(count) is not int or count < 0:
+                            plain = False
+                            break
+                    plain = plain and sum(tricks) == total
+                # The special cards each to a side that took a trick.
+                plain = plain and tricks[five] > 0 and tricks[three] > 0
+        if plain and simple:
+            # `scoring._scored` under simple rules, written out.
+            before = scores
+            hand_bid_out = bid_out  # the one in force when the hand began
+            points = tricks[:]  # a list of the record's whole numbers (checked above)
+            points[five] += heart_bonus
+            points[three] += spade_penalty
+            bidding = bidder % side_count
+            taken = points[bidding]
+            times = 1 if kind == "trump" else 2
+            made = taken >= bid
+            if made:
+                bidder_delta = times * (taken if overtricks else bid)
+            else:
+                bidder_delta = 0 if set_scores_zero else -times * bid
+            if made and times == 2 and nt_target is not None and target != nt_target:
+                target, bid_out = nt_target, nt_bid_out
+            if side_count == 2:
+                # Two sides (most games): the other side's points, as the loop below.
+                other = 1 - bidding
+                took = points[other]
+                if (
+                    hand_bid_out is not None
+                    and before[other] >= hand_bid_out
+                    and (took > 0 or not keeps_losses)
+                ):
+                    took = 0
+                delta = [took, bidder_delta] if bidding else [bidder_delta, took]
+                first, second = before[0] + delta[0], before[1] + delta[1]
+                scores = [first, second]
+                ends = (
+                    heart_wins
+                    or first >= target
+                    or second >= target
+                    or (lose_at is not None and (first <= lose_at or second <= lose_at))
+                )
+            else:
+                delta = points[:]
+                for side in sides:
+                    if side == bidding:
+                        delta[side] = bidder_delta
+                    elif (
+                        hand_bid_out is not None
+                        and before[side] >= hand_bid_out
+                        and (delta[side] > 0 or not keeps_losses)
+                    ):
+                        delta[side] = 0
+                scores = list(map(add, before, delta))
+                ends = (
+                    heart_wins
+                    or max(scores) >= target
+                    or (lose_at is not None and min(scores) <= lose_at)
+                )
+            end = (
+                _game_end(
+                    rules,
+                    tuple(scores),
+                    target,
+                    kind,
+                    bidding,
+                    made,
+                    tuple(before),
+                    hand_bid_out,
+                    five,
+                )
+                if ends
+                else None
+            )
+            hands.append(
+                {
+                    "number": number,
+                    "dealer": dealer,
+                    "thrown_in": False,
+                    "made": made,
+                    "delta": delta,
+                    "scores": scores,
+                    "target": target,
+                    "bidder": bidder,
+                    "side": bidding,
+                    "bid": bid,
+                    "kind": kind,
+                    "tricks": tricks[:],
+                    "points": points,
+                    "five_hearts": five,
+                    "three_spades": three,
+                }
+            )
+            if end is None:
+                dealer = (dealer + 1) % seat_count
+            else:
+                finished = True
+                winner, reason = end
+        elif type(raw) is dict and len(raw) == 1 and raw.get("thrown_in") is True:
+            hands.append(
+                {
+                    "number": number,
+                    "dealer": dealer,
+                    "thrown_in": True,
+                    "made": None,
+                    "delta": [0] * side_count,
+                    "scores": scores[:],
+                    "target": target,
+                }
+            )
+        else:
+            # Scored by the general code, on the same game: a plain hand under rules that are
+            # not simple, or any other hand, read first; a refusal sends the whole record the
+            # general way, which names the first thing wrong with it.
+            table = _Table(scores=tuple(scores), target=target, bid_out=bid_out, dealer=dealer)
+            try:
+                if plain:
+                    checked = (bidder, kind, bid, tuple(tricks), None, five, three, None)
+                    hand_score = _scored(rules, table, number, checked)
+                else:
+                    hand_score = _play(rules, table, HandInput.from_dict(raw, number), number)
+            except KaiserError:
+                return None
+            hands.append(hand_score.as_result())
+            scores, target, bid_out = list(table.scores), table.target, table.bid_out
+            dealer, finished = table.dealer, table.finished
+            winner, reason = table.winner, table.reason
+    return {
+        "format": "kaiser-result/1",
+        "sides": [[seats[seat] for seat in side] for side in rules.sides],
+        "hands": hands,
+        "scores": scores[:],
+        "target": target,
+        "bid_out": bid_out,
+        "finished": finished,
+        "winner": winner,
+        "reason": reason,
+        "next_dealer": None if finished else dealer,
+    }
