@@ -29,7 +29,8 @@ from leagues.clubs.policy import Actor, Decision, may
 from leagues.clubs.policy.clubs import UNCHANGED, SeasonFacts
 from leagues.clubs.roles import SEASON_CLOSE, SEASON_DELETE, SEASON_EDIT, SEASON_REOPEN
 from leagues.clubs.services import MAX_SEASON_NAME, LeagueError
-from leagues.tournaments.models import Tournament, TournamentStatus
+from leagues.tournaments.models import Tournament
+from leagues.tournaments.night_state import night_is_over
 from scorecards.models import Game, GameStatus
 from scorecards.rules import KaiserError, rules_build
 from scorecards.selectors import games_by_day, games_where
@@ -53,8 +54,7 @@ class SeasonContents:
     @property
     def nights_going_on(self) -> list[Tournament]:
         """Nights set up or running: neither ended nor cancelled."""
-        over = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
-        return [night for night in self.nights if night.status not in over]
+        return [night for night in self.nights if not night_is_over(night)]
 
     @property
     def close_refusal(self) -> str:

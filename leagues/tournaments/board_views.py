@@ -17,7 +17,8 @@ from kaiser_league.http import HtmxHttpRequest, signed_in
 from kaiser_league.inputs import number_or_none
 from leagues.clubs.roles import TOURNAMENTS_RUN
 from leagues.tournaments.access import tournament_for_member
-from leagues.tournaments.models import RoundStatus, Tournament, TournamentStatus, TournamentTable
+from leagues.tournaments.models import Tournament, TournamentTable
+from leagues.tournaments.night_state import night_is_over, round_is_open
 from leagues.tournaments.selectors import (
     TableResult,
     table_result,
@@ -115,11 +116,7 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
     entries = tournament_entries(tournament)
     standings = tournament_standings(tournament, entries=entries)
     current = standings.current
-    seating_open = (
-        current is not None
-        and current.status == RoundStatus.PLAYING
-        and tournament.status != TournamentStatus.FINISHED
-    )
+    seating_open = round_is_open(current) and not night_is_over(tournament)
     results = standings.results.get(current.number, []) if current and seating_open else []
     panels = projector_panels(tables=len(results), rows=len(standings.rows), seating=seating_open)
     page = number_or_none(request.GET, "page", minimum=1, maximum=999) or 1
@@ -171,7 +168,7 @@ def _table(access, table_id: int) -> TournamentTable:
 def _table_context(request: HtmxHttpRequest, access, table: TournamentTable) -> dict:
     tournament = access.tournament
     need_confirm = tournament.hands_need_confirmation
-    result = table_result(tournament, table, table.round.status == RoundStatus.CLOSED, need_confirm)
+    result = table_result(tournament, table, not round_is_open(table.round), need_confirm)
     hands = {h.number: h for h in table.game.hands.all()}
     rows = [
         (scored, result.names[scored.dealer], hands.get(scored.number))

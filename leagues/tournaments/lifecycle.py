@@ -25,7 +25,7 @@ from leagues.tournaments.night_state import night_facts
 from leagues.tournaments.season_nights import night_changed_announce
 from leagues.tournaments.services import TournamentError
 from scorecards.models import GameStatus
-from scorecards.services import game_abandon, games_delete
+from scorecards.services import game_abandon_by_night, games_delete
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def tournament_cancel(*, tournament: Tournament, by: User | None) -> Tournament:
     reason = _("Night cancelled")
     for table in tables:
         if table.game.status == GameStatus.IN_PROGRESS:
-            game_abandon(game=table.game, by=by, reason=reason)
+            game_abandon_by_night(game=table.game, reason=reason)
     locked.round_set.filter(status=RoundStatus.PLAYING).update(
         status=RoundStatus.CLOSED, closed_at=timezone.now()
     )

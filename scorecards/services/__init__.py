@@ -8,6 +8,7 @@ Callers import from `scorecards.services`.
 
 from scorecards.services.games import (
     game_abandon,
+    game_abandon_by_night,
     game_close_by_round,
     game_delete,
     game_token_issue,
@@ -68,6 +69,7 @@ __all__ = [
     "club_role",
     "confirm_asked_of",
     "game_abandon",
+    "game_abandon_by_night",
     "game_close_by_round",
     "game_delete",
     "game_locked",

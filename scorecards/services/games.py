@@ -283,6 +283,24 @@ def games_delete(*, games: Iterable[Game]) -> int:
 
 
 @transaction.atomic
+def game_abandon_by_night(*, game: Game, reason: str) -> Game:
+    """Its tournament night was called off: a table game still in progress is abandoned with
+    `reason`. The night's own write (the tournaments room checked who asks and whether the
+    night may be cancelled); a game already over is left as it is."""
+    locked = game_locked(game.pk)
+    if locked.status != GameStatus.IN_PROGRESS:
+        return locked
+    locked.status = GameStatus.ABANDONED
+    locked.abandon_reason = " ".join(reason.split())[:200]
+    locked.finished_at = timezone.now()
+    locked.winner = None
+    locked.finish_reason = ""
+    fields = ["status", "abandon_reason", "finished_at", "winner", "finish_reason", "updated_at"]
+    locked.save(update_fields=fields)
+    return locked
+
+
+@transaction.atomic
 def game_close_by_round(*, game: Game) -> Game:
     """Its tournament round closed: a table game still in progress ends as it stands, finished
     by the round (the leading side wins, none on a tie), or abandoned when no hand was played.
