@@ -2,11 +2,16 @@
 
 from django.urls import path
 
-from leagues.standings import views
+from leagues.standings import award_views, views
 
 urlpatterns = [
     path("clubs/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),
     path("clubs/<slug:slug>/seasons/<int:season_id>/pot/", views.season_pot, name="season_pot"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/awards/",
+        award_views.season_awards_page,
+        name="season_awards",
+    ),
     path("clubs/<slug:slug>/standings/", views.standings, name="standings"),
     path(
         "clubs/<slug:slug>/standings/partnerships/",
