@@ -43,9 +43,9 @@ def test_the_reader_refuses_naming_the_place(text, path, message) -> None:
 
 
 def test_brackets_and_digits_inside_strings_are_text() -> None:
-    text = json.dumps({"note": "[" * 1000 + "9" * 5000, "a\\\"[": ["]]]", 1]})
+    text = json.dumps({"note": "[" * 1000 + "9" * 5000, 'a\\"[': ["]]]", 1]})
     assert json_read(text)["note"].startswith("[[[")
-    assert json_read(text.encode())["a\\\"["] == ["]]]", 1]
+    assert json_read(text.encode())['a\\"['] == ["]]]", 1]
 
 
 def test_the_scan_stays_linear_on_an_unterminated_string_of_escaped_quotes() -> None:
@@ -94,3 +94,12 @@ def test_the_rules_forms_json_box_refuses_deep_or_long_input_on_its_field(raw) -
     form = RulesForm({"preset": "standard", "overrides": raw[:2000]})
     assert not form.is_valid()
     assert "overrides" in form.errors
+
+
+def test_a_record_file_larger_than_the_commands_read_is_refused_unread(tmp_path) -> None:
+    from scorecards.management.commands.kaiser_score import MAX_FILE_CHARS
+
+    path = tmp_path / "huge.json"
+    path.write_text("[" + " " * MAX_FILE_CHARS + "]")
+    with pytest.raises(CommandError, match="larger than 4 MB"):
+        call_command("kaiser_score", str(path))

@@ -16,7 +16,7 @@ KAISER_POINTS = 12  # what a kaiser bid must take, and the `bid` it is shown as
 KAISER_40_POINTS = 40  # won or lost by a kaiser 40, and the `bid` it is shown as
 INSULT_POINTS = 5  # Joffre's insult
 NO_TRUMP_KINDS = ("no", "low")  # doubled, and the first one made raises the target
-# The most hands one game holds (docs/rules.md, "How long a game is"): no real game comes near,
+# The most hands one game holds (docs/game-record.md, "Bounds"): no real game comes near,
 # and every page, import and backup of a game stays small because of it.
 MAX_HANDS = 500
 
