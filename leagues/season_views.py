@@ -91,7 +91,7 @@ def season_detail(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
 def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """Rename the season, change its dates, and its rules while no game was played in it."""
     access, season = _season(request, slug, season_id, SEASONS_MANAGE)
-    decision = may(access.actor, SEASON_EDIT, season_facts(season))
+    decision = may(access.actor, SEASON_EDIT, season_facts(season, held=False))
     if not decision:
         status = 409 if request.method == "POST" else 200
         return _page(request, access, season, error=decision.reason, status=status)

@@ -109,9 +109,14 @@ def season_contents(season: Season, *, games_shown: int = GAMES_SHOWN) -> Season
     )
 
 
-def season_facts(season: Season, contents: SeasonContents | None = None) -> SeasonFacts:
+def season_facts(
+    season: Season, contents: SeasonContents | None = None, *, held: bool = True
+) -> SeasonFacts:
     """The season as the policy reads it: closed or not, and why it cannot be closed or
-    deleted now (its contents, read here unless given)."""
+    deleted now (its contents, read here unless given; `held=False` when the action asked
+    about does not depend on them: editing, reopening)."""
+    if not held:
+        return SeasonFacts(club_id=season.club_id, closed=season.closed_at is not None)
     if contents is None:
         contents = season_contents(season, games_shown=0)
     return SeasonFacts(
@@ -131,7 +136,8 @@ def season_offers(actor: Actor, facts: SeasonFacts) -> dict[str, Decision]:
 def _allowed(season: Season, by: User | None, action: str) -> bool:
     """Ask the policy on the locked season: False when it is already as asked (nothing to
     do), LeagueError with the policy's reason when refused."""
-    decision = may(club_actor(season.club_id, by), action, season_facts(season))
+    held = action in (SEASON_CLOSE, SEASON_DELETE)
+    decision = may(club_actor(season.club_id, by), action, season_facts(season, held=held))
     if decision.status == UNCHANGED:
         return False
     if not decision:

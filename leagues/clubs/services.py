@@ -27,8 +27,19 @@ from leagues.clubs.models import (
     Season,
 )
 from leagues.clubs.policy import may
-from leagues.clubs.policy.clubs import UNCHANGED, MemberFacts
-from leagues.clubs.roles import MEMBER_REMOVE, MEMBER_ROLE_SET, Role, role_invitable, role_is_owner
+from leagues.clubs.policy.clubs import UNCHANGED, ClubFacts, MemberFacts
+from leagues.clubs.roles import (
+    CLUB_MANAGE,
+    MEMBER_REMOVE,
+    MEMBER_ROLE_SET,
+    PLAYER_ADD,
+    PLAYER_EDIT,
+    PLAYERS_MANAGE,
+    SEASON_CREATE,
+    Role,
+    role_invitable,
+    role_is_owner,
+)
 from leagues.clubs.selectors import players_named
 
 log = logging.getLogger(__name__)
@@ -59,6 +70,17 @@ class LeagueError(ValueError):
     def __init__(self, message: str, field: str = "") -> None:
         super().__init__(message)
         self.field = field
+
+
+def club_may_check(club_id: int, by: User | None, action: str) -> None:
+    """Raise the policy's refusal (LeagueError) unless `by` may take `action` in the club. A
+    service called with `by=None` acts for no one (the demo, imports, set-up scripts): only
+    the services that act on a member or a season require who asks."""
+    if by is None:
+        return
+    decision = may(club_actor(club_id, by), action, ClubFacts(club_id=club_id))
+    if not decision:
+        raise LeagueError(decision.reason)
 
 
 def _name(value: str, field: str, max_length: int) -> str:
@@ -112,13 +134,16 @@ def club_settings_update(
     standings_public: bool,
     hands_need_confirmation: bool,
     pot_per_set: int | None = None,
+    by: User | None = None,
 ) -> Club:
     """Change the club's name and switches, and the pot its new games keep (cents per set
     bid, None: no pot). A change of what counts re-queues the rebuilds.
 
     Turning `hands_need_confirmation` on sets `Club.confirmation_since` to now: games finished
     before keep counting as they did, games in progress and new games count once every hand
-    is confirmed. Turning it off clears it (every finished game counts again)."""
+    is confirmed. Turning it off clears it (every finished game counts again). `by`, when
+    given, must be allowed CLUB_MANAGE."""
+    club_may_check(club.pk, by, CLUB_MANAGE)
     if pot_per_set is not None and not 0 <= pot_per_set <= 100_000:
         raise LeagueError(_("The pot per set bid is at most 1000."), "pot_per_set")
     name = _name(name, "name", MAX_CLUB_NAME)
@@ -160,7 +185,9 @@ def invitation_create(
     days: int = INVITATION_DAYS,
 ) -> Invitation:
     """A link that lets up to `max_uses` people (1 to 100; one by default) join `club` as `role`
-    (not owner) within `days` (1 to 60)."""
+    (not owner) within `days` (1 to 60). `created_by`, when given, must be allowed to invite
+    (PLAYERS_MANAGE)."""
+    club_may_check(club.pk, created_by, PLAYERS_MANAGE)
     if not role_invitable(role):
         raise LeagueError(_("Invitations are for directors, scorers and members."))
     if not 1 <= max_uses <= 100:
@@ -212,7 +239,9 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
     return membership
 
 
-def invitation_revoke(*, invitation: Invitation) -> None:
+def invitation_revoke(*, invitation: Invitation, by: User | None = None) -> None:
+    """Stop the link from bringing anyone in (`by`, when given, must be allowed to invite)."""
+    club_may_check(invitation.club_id, by, PLAYERS_MANAGE)
     Invitation.objects.filter(pk=invitation.pk).update(revoked=True)
 
 
@@ -268,10 +297,13 @@ def membership_remove(*, membership: Membership, by: User | None) -> None:
     member_removed.send(sender=Membership, club_id=locked.club_id, user_id=locked.user_id)
 
 
-def player_save(*, club: Club, name: str, player: Player | None = None) -> Player:
+def player_save(
+    *, club: Club, name: str, player: Player | None = None, by: User | None = None
+) -> Player:
     """Add a player to the club, or rename `player`. Names are unique in a club under their
     case-folded key: a clash, even with a player added at this very moment, raises LeagueError
-    naming it."""
+    naming it. `by`, when given, must be allowed to add and edit players."""
+    club_may_check(club.pk, by, PLAYER_EDIT if player is not None else PLAYER_ADD)
     name = _name(name, "name", MAX_PLAYER_NAME)
     clash = players_named(club, [name])
     if player is not None:
@@ -294,8 +326,10 @@ def player_save(*, club: Club, name: str, player: Player | None = None) -> Playe
 
 
 @transaction.atomic
-def player_link(*, player: Player, user: User | None) -> Player:
-    """Link the player to an account that is a member of the club (None unlinks)."""
+def player_link(*, player: Player, user: User | None, by: User | None = None) -> Player:
+    """Link the player to an account that is a member of the club (None unlinks). `by`, when
+    given, must be allowed to edit players."""
+    club_may_check(player.club_id, by, PLAYER_EDIT)
     if user is not None:
         if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
             raise LeagueError(_("Only a member of the club can be linked to one of its players."))
@@ -313,8 +347,11 @@ def season_create(
     starts_on: datetime.date,
     ends_on: datetime.date | None = None,
     rules: dict | None = None,
+    by: User | None = None,
 ) -> Season:
-    """A new season of the club with a rules preset (validated by the engine)."""
+    """A new season of the club with a rules preset (validated by the engine). `by`, when
+    given, must be allowed to manage seasons."""
+    club_may_check(club.pk, by, SEASON_CREATE)
     from scorecards.rules import KaiserError, rules_build
 
     name = _name(name, "name", MAX_SEASON_NAME)
