@@ -118,7 +118,7 @@ def fault_answer(request: HttpRequest, fault: BaseException) -> HttpResponse:
         type(fault).__name__,
         str(fault)[:200],
     )
-    message = _("The server cannot reach its database just now. Please try again in a moment.")
+    message = _("The server is briefly unavailable. Please try again in a moment.")
     wants_json = "application/json" in request.headers.get("Accept", "") or (
         request.headers.get("HX-Request") == "true"
     )
