@@ -33,7 +33,9 @@ class FinishReason(models.TextChoices):
 
 
 class GameQuerySet(models.QuerySet["Game"]):
-    """The one definition of which games count and which wait for confirmations."""
+    """The one definition of which games count and which wait for confirmations: the
+    standings, the ratings, the pot balances and the player pages all read `counted()` (or
+    `with_counted()`), never a condition of their own."""
 
     def awaiting_confirmation(self) -> GameQuerySet:
         """Games with a hand still waiting for the other side's confirmation, where one is
@@ -67,6 +69,12 @@ class GameQuerySet(models.QuerySet["Game"]):
         # Tables of a night that was called off never count (scorecards.hooks).
         never = uncounted_games()
         return counted if never is None else counted.exclude(never)
+
+    def with_counted(self) -> GameQuerySet:
+        """These games, each with `counted` (True when `counted()` holds for it), in the same
+        query: for a list that shows every game and says which count."""
+        counted = Game.objects.filter(pk=models.OuterRef("pk")).counted()
+        return self.annotate(counted=models.Exists(counted))
 
 
 class Game(models.Model):

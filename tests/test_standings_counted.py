@@ -272,3 +272,58 @@ def test_guest_seat_is_kept_out_of_the_stored_balances(club, season, by_name) ->
     assert stored == {"Ann": 100, "Cat": 0, "Dan": 0}
     summary = GameSummary.objects.get(game=game)
     assert [row["pot_balance"] for row in summary.seat_counts] == [100, 0, -100, 0]
+
+
+def test_a_new_format_rebuilds_without_waiting_for_a_change(
+    club, season, by_name, django_capture_on_commit_callbacks
+) -> None:
+    """After a release that changes the format, the reconciliation (the beat job) finds the
+    seasons and clubs with summaries of the older one and rebuilds them: the pot balances a
+    release adds appear without any game changing. A summary of a game that no longer counts
+    is dropped, so the same season is not found again and again."""
+    from leagues.standings import services
+
+    games = games_with_a_pot(club, season, by_name)
+    rebuild.standings_rebuild(season_id=season.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
+    expected = figures(season)
+    assert services.derived_data_stale() == ([], [])
+    for game in games:
+        summary = GameSummary.objects.get(game=game)
+        summary.version = old_version(game)
+        summary.seat_counts = positional(summary.seat_counts)
+        summary.side_counts = positional(summary.side_counts)
+        summary.save()
+    # As the release before stored them: no pot balance yet. Nothing else changed.
+    PlayerStanding.objects.filter(season=season).update(pot_balance=0)
+    assert services.derived_data_stale() == ([season.pk], [club.pk])
+    # The second game stops counting (its club now asks confirmations): its summary stays.
+    club.hands_need_confirmation = True
+    club.save()
+    confirm_all(games[0])
+    assert services.derived_data_stale() == ([season.pk], [club.pk])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.derived_data_reconcile() == ([season.pk], [club.pk])
+    players, _pairs = figures(season)
+    assert players["Ann"][1] == 100  # GAME_1's pot only: GAME_2 waits for confirmations
+    assert expected[0]["Ann"][1] != players["Ann"][1]
+    assert list(GameSummary.objects.values_list("game_id", flat=True)) == [games[0].pk]
+    assert services.derived_data_stale() == ([], [])
+
+
+def test_the_player_page_says_which_finished_games_do_not_count(
+    club, season, by_name, as_bob, django_assert_max_num_queries
+) -> None:
+    ann, bob, cat, dan = (by_name[n] for n in ("Ann", "Bob", "Cat", "Dan"))
+    counted = play(club, season, [ann, cat, bob, dan], GAME_1)
+    club.hands_need_confirmation = True
+    club.save()
+    confirm_all(counted)
+    play(club, season, [ann, bob, cat, dan], GAME_2)  # finished, waiting for confirmations
+    url = reverse("player_detail", args=[club.slug, ann.pk])
+    with django_assert_max_num_queries(12):
+        page = as_bob.get(url).content.decode()
+    assert page.count("not counted") == 1
+    confirm_all(Game.objects.exclude(pk=counted.pk).get())
+    assert "not counted" not in as_bob.get(url).content.decode()

@@ -116,9 +116,9 @@ def club_ratings_snapshot(club: Club):
 
 def player_games(player, limit: int = 50) -> list:
     """The player's games by the day played, latest first (`games_by_day`), with their seats
-    and season (for the player page)."""
-    games = games_of_player(player).select_related("season").prefetch_related("seats")
-    return list(games_by_day(games)[:limit])
+    and season (for the player page), each with `counted` (`GameQuerySet.with_counted`)."""
+    games = games_of_player(player).with_counted().select_related("season")
+    return list(games_by_day(games.prefetch_related("seats"))[:limit])
 
 
 # What a game came to for one side of it, as a player's page lists it.
@@ -148,12 +148,15 @@ class PlayerGameLine:
     score: int | None  # the player's side's total (engine's number, cached on the game)
     opponent_scores: list[int]
     outcome: str  # see game_outcome
+    # Finished, yet not counted by the standings (`Game.objects.counted()`): it waits for a
+    # confirmation, or was a table of a night called off.
+    not_counted: bool
 
 
 def player_game_lines(player, limit: int = 50) -> list[PlayerGameLine]:
     """The player's games by the day played, latest first, each with partners, opponents, the
-    side's score and won / lost / drawn / abandoned / playing. Two queries, whatever the
-    number of games."""
+    side's score, won / lost / drawn / abandoned / playing, and whether it counts. Two queries,
+    whatever the number of games."""
     lines = []
     for game in player_games(player, limit):
         seats = sorted(game.seats.all(), key=lambda s: s.seat)
@@ -175,6 +178,7 @@ def player_game_lines(player, limit: int = 50) -> list[PlayerGameLine]:
                 score=scores[side] if side < len(scores) else None,
                 opponent_scores=[scores[o] for o in others if o < len(scores)],
                 outcome=game_outcome(game, side),
+                not_counted=game.status == GameStatus.FINISHED and not game.counted,
             )
         )
     return lines

@@ -29,6 +29,7 @@ from leagues.standings.models import (
     RebuildKind,
     StandingsSnapshot,
 )
+from leagues.standings.summaries import older_format_summaries
 from scorecards.selectors import games_where
 
 log = logging.getLogger(__name__)
@@ -199,10 +200,16 @@ def derived_data_queue(*, game: Any) -> None:
 
 def derived_data_stale() -> tuple[list[int], list[int]]:
     """Seasons and clubs whose snapshot is missing or older than a change to their games
-    (a hand entered, corrected, undone or confirmed, a game finished, abandoned or deleted).
-    A season or club whose last rebuild failed is not retried until something changes."""
+    (a hand entered, corrected, undone or confirmed, a game finished, abandoned or deleted),
+    or with a game summary of another format than this release's (a new release computes
+    them, and the figures they add, such as the pot balances, without waiting for a game to
+    change). A season or club whose last rebuild failed is not retried until something
+    changes."""
     changed = Max("games__updated_at")
     confirmed = Max("games__hands__confirmed_at")
+    older = older_format_summaries()
+    season_older = Exists(older.filter(game__season=OuterRef("pk")))
+    club_older = Exists(older.filter(game__club=OuterRef("pk")))
     season_games = games_where(season=OuterRef("pk"))
     season_rows = PlayerStanding.objects.filter(season=OuterRef("pk"))
     failed_season = RebuildFailure.objects.filter(
@@ -210,8 +217,10 @@ def derived_data_stale() -> tuple[list[int], list[int]]:
     ).values("failed_at")[:1]
     seasons = (
         Season.objects.filter(Exists(season_games) | Exists(season_rows))
-        .annotate(changed=changed, confirmed=confirmed, failed=Subquery(failed_season))
-        .values_list("pk", "changed", "confirmed", "standings__computed_at", "failed")
+        .annotate(
+            changed=changed, confirmed=confirmed, failed=Subquery(failed_season), older=season_older
+        )
+        .values_list("pk", "changed", "confirmed", "standings__computed_at", "failed", "older")
     )
     club_games = games_where(club=OuterRef("pk"))
     club_rows = PlayerRating.objects.filter(club=OuterRef("pk"))
@@ -220,18 +229,20 @@ def derived_data_stale() -> tuple[list[int], list[int]]:
     ).values("failed_at")[:1]
     clubs = (
         Club.objects.filter(Exists(club_games) | Exists(club_rows))
-        .annotate(changed=changed, confirmed=confirmed, failed=Subquery(failed_club))
-        .values_list("pk", "changed", "confirmed", "ratings__computed_at", "failed")
+        .annotate(
+            changed=changed, confirmed=confirmed, failed=Subquery(failed_club), older=club_older
+        )
+        .values_list("pk", "changed", "confirmed", "ratings__computed_at", "failed", "older")
     )
 
     def stale(rows: Iterable[tuple]) -> list[int]:
         out = []
-        for pk, changed_at, confirmed_at, computed_at, failed_at in rows:
+        for pk, changed_at, confirmed_at, computed_at, failed_at, older in rows:
             times = [t for t in (changed_at, confirmed_at) if t is not None]
             latest = max(times) if times else None
             if failed_at is not None and (latest is None or failed_at > latest):
                 continue  # the same data would fail the same way: wait for a change
-            if computed_at is None or (latest is not None and latest >= computed_at):
+            if older or computed_at is None or (latest is not None and latest >= computed_at):
                 out.append(pk)
         return sorted(set(out))
 

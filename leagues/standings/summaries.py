@@ -189,6 +189,20 @@ def _counter_rows(rows: Any, width: int) -> bool:
     )
 
 
+def older_format_summaries() -> QuerySet[GameSummary]:
+    """Stored summaries of another format than this release's (`SUMMARY_FORMAT`)."""
+    return GameSummary.objects.exclude(version__startswith=f"v{SUMMARY_FORMAT}/")
+
+
+def _older_formats_drop(club: Club, season: Season | None) -> None:
+    """Delete the summaries of another format left among the games of `club` (`season`) once
+    the counted ones are written anew: those of games that do not count now, which no rebuild
+    reads. Then no summary of an older format is left to make the reconciliation rebuild the
+    season again (`services.derived_data_stale`)."""
+    games = games_where(club=club, season=season).values("pk")
+    older_format_summaries().filter(game__in=games).delete()
+
+
 def summary_readable(summary: Mapping[str, Any]) -> bool:
     """Whether a stored summary (its `_SUMMARY_FIELDS` as a dict) is of this format and whole:
     one row of named counters per seat and per side. Anything else (a summary written by an
@@ -233,9 +247,10 @@ def counted_results(
     Summaries that are missing or older than their game are first computed by the engine and
     stored (the only writes: derived data). A game the engine raises on is left out and noted
     in `left_out`; a game that does not count by `derived.game_outcome` is left out. The summary
-    of a game that stopped counting is left in place: it is read only while its game counts,
-    and only if its version still matches. A constant number of queries whatever the number of
-    games (more only for games whose summary is recomputed: a few per 500 of them)."""
+    of a game that stopped counting is left in place (it is read only while its game counts,
+    and only if its version still matches), unless it is of an older format: then it goes. A
+    constant number of queries whatever the number of games (more only for games whose summary
+    is recomputed: a few per 500 of them)."""
     rows = list(
         games_versioned(counted_games_qs(club, season)).values_list(
             "pk",
@@ -271,6 +286,7 @@ def counted_results(
         _summaries_store(fresh)
         for summary in fresh:
             summaries[summary.game_id] = {name: getattr(summary, name) for name in _SUMMARY_FIELDS}
+    _older_formats_drop(club, season)
     live = set(Player.objects.filter(club=club).order_by().values_list("pk", flat=True))
     return [
         _result(game_id, finished_at, summaries[game_id], live)
