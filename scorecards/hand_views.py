@@ -320,8 +320,11 @@ def game_table_link(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if not access.can(TABLE_LINK_MANAGE):
         raise PermissionDenied
     user = request.user if request.user.is_authenticated else None
-    if request.POST.get("action") == "revoke":
-        game_token_revoke(game=access.game, by=user)
-    else:
-        game_token_issue(game=access.game, by=user)
+    try:
+        if request.POST.get("action") == "revoke":
+            game_token_revoke(game=access.game, by=user)
+        else:
+            game_token_issue(game=access.game, by=user)
+    except HandRefused as refusal:
+        return refused_answer(request, access, refusal)
     return redirect_303("game_sheet", game_id=game_id)

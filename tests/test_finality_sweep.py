@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from leagues.clubs import services as league_services
-from leagues.clubs.models import Membership
+from leagues.clubs.models import Club, Membership
 from leagues.clubs.roles import Role
 from leagues.tournaments.services import (
     entry_register,
@@ -92,8 +92,13 @@ def world(club, players, standard_rules, alice, bob, charlie):
         users[actor] = get_user_model().objects.create_user(actor, password=PASSWORD)
         Membership.objects.create(club=club, user=users[actor], role=role)
     eve = get_user_model().objects.create_user("eve", password=PASSWORD)
-    Membership.objects.create(club=club, user=eve, role=Role.SCORER)
+    # A director, so she draws the nights' rounds too.
+    Membership.objects.create(club=club, user=eve, role=Role.DIRECTOR)
     users["ex_member"] = eve
+    # Hands are confirmed at this club: a seat is claimed and a hand confirmed after a game
+    # finished, until its night is over.
+    Club.objects.filter(pk=club.pk).update(hands_need_confirmation=True)
+    club.refresh_from_db()
 
     finished = game_start(seats=players, rules=standard_rules, club=club, created_by=eve)
     game_token_issue(game=finished)

@@ -102,7 +102,9 @@ EXPECTED: dict[str, dict[str, set[str]]] = {
     SEAT_CLAIM: {s: AT_TABLE if s in CONFIRMING else set() for s in STATES},
     GAME_ABANDON: {s: SCORERS if s == "in progress" else set() for s in STATES},
     GAME_DELETE: {s: set() for s in STATES},  # the game has hands
-    TABLE_LINK_MANAGE: dict.fromkeys(STATES, SCORERS | {"member-starter"}),
+    TABLE_LINK_MANAGE: {
+        s: set() if s == "season closed" else SCORERS | {"member-starter"} for s in STATES
+    },
 }
 
 

@@ -155,8 +155,11 @@ def state_decide(action: str, facts: GameFacts, actor: Actor | None = None) -> D
     an import or a command) only for what depends on the person (a confirmation's side, a
     seat claim, a member-starter's correction)."""
     now = facts.now
-    if action in (VIEW, TABLE_LINK_MANAGE):
+    if action == VIEW:
         return ALLOWED
+    if action == TABLE_LINK_MANAGE:
+        # An archived game takes nothing a link could bring.
+        return _closed(now) if now.season_closed else ALLOWED
     if action == HAND_ENTER:
         if now.closed:
             return _closed(now)
