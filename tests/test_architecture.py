@@ -22,8 +22,9 @@ MAX_LINES = 400
 # longest matching prefix.
 ROOMS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
     ("kaiser_league", 0, ("kaiser_league",)),
-    # The rules engine, with its two model-free Django faces (the rules form, pot amounts).
-    ("rules engine", 0, ("scorecards.rules", "scorecards.rules_form", "scorecards.pot")),
+    # The rules engine, with its model-free Django face for pot amounts. The rules form reads
+    # its numbers through kaiser_league.inputs, so it is scorecards' (the rooms above use it).
+    ("rules engine", 0, ("scorecards.rules", "scorecards.pot")),
     ("leagues.clubs", 1, ("leagues.clubs",)),
     ("scorecards", 2, ("scorecards",)),
     ("leagues.standings", 3, ("leagues.standings",)),
