@@ -19,7 +19,7 @@ Pure: data in, data out.
 
 from __future__ import annotations
 
-from operator import add
+from operator import add, itemgetter
 from typing import Any
 
 from scorecards.rules.calls import MAX_HANDS
@@ -33,52 +33,87 @@ from scorecards.rules.scoring import _play, _scored, _Table
 # The top-level fields of a record this path reads; anything else (a pot, the table habits, an
 # unknown key) goes the general way.
 _RECORD_KEYS = frozenset(("format", "rules", "seats", "first_dealer", "played_on", "hands"))
-# The fields of a plain hand, all given as whole numbers, a list of them or a list of calls.
-_HAND_KEYS = frozenset(
-    ("bidder", "bid", "kind", "tricks", "five_hearts", "three_spades", "auction")
-)
+# The shapes of a plain hand: its fields, all given (as whole numbers, a list of them or a list
+# of calls), and no other.
+_CARDS = ("tricks", "five_hearts", "three_spades")
+_BID_FIELDS = itemgetter("bidder", "bid", *_CARDS)
+_KIND_BID_FIELDS = itemgetter("kind", "bidder", "bid", *_CARDS)
+_AUCTION_BID_FIELDS = itemgetter("auction", "bidder", "bid", *_CARDS)
+_AUCTION_FIELDS = itemgetter("auction", *_CARDS)
 _PLAIN_KINDS = frozenset(("trump", "no", "low"))
 
 # `rules_build` of the `rules` objects met, by their settings: a club's records repeat one rules
 # object, and checking it (every setting's type, range and combination) costs as much as scoring
 # twenty hands. Only objects whose every value is a plain number, truth value, text or null are
 # kept (the key holds each value's type: `true` is not 1), only valid ones, only so many.
-# Each is kept with whether `record_quick` scores its plain hands itself (`_simple`).
+# Each is kept as its `_plan`.
 # The valid auctions met under one Rules, by dealer then calls (`_auction_won`).
 _Auctions = list[dict[tuple[str, ...], tuple[int, str, int]]]
-_RULES: dict[tuple[Any, ...] | None, tuple[Rules, bool, _Auctions]] = {}
+_RULES: dict[tuple[Any, ...] | None, tuple[Any, ...]] = {}
 _RULES_KEPT = 256
 _AUCTIONS_KEPT = 256  # valid auctions remembered per rules and dealer (`_auction_won`)
 _ABSENT = object()  # a field left out (None is one given as null)
 _PLAIN_VALUES = frozenset((int, str, bool, type(None)))
 
 
-def _rules(data: Any) -> tuple[Rules, bool, _Auctions] | None:
-    """`rules_build(data)`, `_simple` of it and its auctions met, remembered; None where
-    `rules_build` would raise or the object is not plain. `data` _ABSENT: no rules given, the
-    standard game (None is rules given as null, which is refused)."""
+def _rules(data: Any) -> tuple[Any, ...] | None:
+    """The `_plan` of `rules_build(data)`, remembered; None where `rules_build` would raise or
+    the object is not plain. `data` _ABSENT: no rules given, the standard game (None is rules
+    given as null, which is refused)."""
     if data is _ABSENT:
         data = key = None
     else:
         if type(data) is not dict:
             return None
-        types = tuple(map(type, data.values()))
+        values = tuple(data.values())
+        types = tuple(map(type, values))
         if not _PLAIN_VALUES.issuperset(types):
             return None
-        key = (tuple(data), types, tuple(data.values()))
+        key = (tuple(data), values, types)
     try:
         return _RULES[key]
     except KeyError:
         pass
     try:
-        rules = rules_build(data)
+        plan = _plan(rules_build(data))
     except KaiserError:
         return None
-    auctions: _Auctions = [{} for _seat in range(rules.seats)]
-    built = rules, _simple(rules), auctions
     if len(_RULES) < _RULES_KEPT:
-        _RULES[key] = built
-    return built
+        _RULES[key] = plan
+    return plan
+
+
+def _plan(rules: Rules) -> tuple[Any, ...]:
+    """What `record_quick` reads of `rules`, in its order: the rules, whether `_simple`, the
+    auctions met (`_Auctions`), the seats and sides, the kinds of a plain hand, the bids, the
+    tricks, whether no trump is named in the auction, and the settings `scoring._scored` reads
+    of a simple hand."""
+    auctions: _Auctions = [{} for _seat in range(rules.seats)]
+    return (
+        rules,
+        _simple(rules),
+        auctions,
+        rules.seats,
+        rules.side_count,
+        # Each side's names, taken from the seats' in one call (two seats or more a side).
+        tuple(itemgetter(*side) for side in rules.sides) if rules.seats > rules.side_count else (),
+        _PLAIN_KINDS.intersection(rules.kinds),
+        rules.min_bid,
+        rules.max_bid,
+        rules.tricks_per_hand,
+        rules.no_trump_named == "auction",
+        rules.heart_bonus,
+        rules.spade_penalty,
+        rules.overtricks,
+        rules.set_scores_zero,
+        rules.target,
+        rules.bid_out,
+        rules.nt_target,
+        rules.nt_bid_out,
+        rules.bid_out_keeps_losses,
+        rules.lose_at,
+        rules.bid_out_heart_wins,
+    )
 
 
 def _simple(rules: Rules) -> bool:
@@ -92,15 +127,6 @@ def _simple(rules: Rules) -> bool:
         and not rules.cover_three
         and rules.nt_target_for == "game"
     )
-
-
-def _seats(raw: Any, rules: Rules) -> list[str] | None:
-    if type(raw) is not list or len(raw) != rules.seats:
-        return None
-    for name in raw:
-        if type(name) is not str or not name.strip():
-            return None
-    return raw
 
 
 def _auction_won(
@@ -124,41 +150,56 @@ def record_quick(record: Any) -> dict[str, Any] | None:
         return None
     if record.get("format", "kaiser-game/1") != "kaiser-game/1":
         return None
-    built = _rules(record.get("rules", _ABSENT))
-    if built is None:
+    plan = _rules(record.get("rules", _ABSENT))
+    if plan is None:
         return None
-    rules, simple, auctions = built
-    seats = _seats(record.get("seats"), rules)
+    # What reading and scoring a plain hand asks of the rules (`quick._quick` and
+    # `scoring._scored` say what each does), and the game's start.
+    (
+        rules,
+        simple,
+        auctions,
+        seat_count,
+        side_count,
+        side_names,
+        plain_kinds,
+        min_bid,
+        max_bid,
+        total,
+        auction_named,
+        heart_bonus,
+        spade_penalty,
+        overtricks,
+        set_scores_zero,
+        target,
+        bid_out,
+        nt_target,
+        nt_bid_out,
+        keeps_losses,
+        lose_at,
+        heart_wins,
+    ) = plan
+    seats = record.get("seats")
     first_dealer = record.get("first_dealer", 0)
     raw_hands = record.get("hands")
     if (
-        seats is None
+        type(seats) is not list
+        or len(seats) != seat_count
         or type(first_dealer) is not int
-        or not 0 <= first_dealer < rules.seats
+        or not 0 <= first_dealer < seat_count
         or type(raw_hands) is not list
         or len(raw_hands) > MAX_HANDS
     ):
         return None
-    seat_count = rules.seats
-    side_count = rules.side_count
-    # What reading and scoring a plain hand asks of the rules, once (`quick._quick` and
-    # `scoring._scored` say what each does).
-    plain_kinds = _PLAIN_KINDS.intersection(rules.kinds)
-    min_bid, max_bid = rules.min_bid, rules.max_bid
-    total = rules.tricks_per_hand
-    auction_named = rules.no_trump_named == "auction"
-    heart_bonus, spade_penalty = rules.heart_bonus, rules.spade_penalty
-    overtricks, set_scores_zero = rules.overtricks, rules.set_scores_zero
-    nt_target, nt_bid_out = rules.nt_target, rules.nt_bid_out
-    keeps_losses, lose_at = rules.bid_out_keeps_losses, rules.lose_at
-    heart_wins = rules.bid_out_heart_wins
+    for name in seats:
+        if type(name) is not str or not name.strip():
+            return None
     sides = range(side_count)
     # The game between two hands (`scoring._Table`, built only for a hand the general code
-    # scores).
-    # The scores after each hand: a new list each hand, which is also that hand's in the
-    # document (never changed once made).
+    # scores). The scores after each hand: a new list each hand, which is also that hand's in
+    # the document (never changed once made).
     scores: list[int] = [0] * side_count
-    target, bid_out, dealer = rules.target, rules.bid_out, first_dealer
+    dealer = first_dealer
     finished, winner, reason = False, None, None
     hands: list[dict[str, Any]] = []
     won: tuple[int, str, int] | None
@@ -170,13 +211,29 @@ def record_quick(record: Any) -> dict[str, Any] | None:
             return None  # "the game is already over": the general path says so
         # A plain hand (`hands._plain` and `quick._quick` accept it), or `plain` stays False.
         plain = False
-        if type(raw) is dict and raw.keys() <= _HAND_KEYS:
-            get = raw.get
-            bidder = get("bidder", _ABSENT)
-            bid = get("bid", _ABSENT)
-            auction = get("auction", _ABSENT)
+        shape = type(raw) is dict
+        if shape:
+            # The fields of a plain hand by its shape (how many it has), each shape read in one
+            # call; a field missing from its shape, or any other shape, goes the general way.
+            try:
+                size = len(raw)
+                if size == 5:
+                    bidder, bid, tricks, five, three = _BID_FIELDS(raw)
+                    kind, auction = "trump", _ABSENT
+                elif size == 6 and "auction" in raw:
+                    auction, bidder, bid, tricks, five, three = _AUCTION_BID_FIELDS(raw)
+                elif size == 6:
+                    kind, bidder, bid, tricks, five, three = _KIND_BID_FIELDS(raw)
+                    auction = _ABSENT
+                elif size == 4:
+                    auction, tricks, five, three = _AUCTION_FIELDS(raw)
+                    bidder = bid = _ABSENT
+                else:
+                    shape = False
+            except KeyError:
+                shape = False
+        if shape:
             if auction is _ABSENT:
-                kind = get("kind", "trump")
                 plain = (
                     type(bidder) is int
                     and 0 <= bidder < seat_count
@@ -185,7 +242,7 @@ def record_quick(record: Any) -> dict[str, Any] | None:
                     and type(kind) is str
                     and kind in plain_kinds
                 )
-            elif type(auction) is list and auction_named and "kind" not in raw:
+            elif type(auction) is list and auction_named:
                 try:
                     won = auctions[dealer][tuple(auction)]
                 except (KeyError, TypeError):  # not met yet, or a call that is not text
@@ -199,9 +256,6 @@ def record_quick(record: Any) -> dict[str, Any] | None:
                     bidder, kind, bid = won
                     plain = True
             if plain:
-                tricks = get("tricks")
-                five = get("five_hearts")
-                three = get("three_spades")
                 plain = (
                     type(tricks) is list
                     and len(tricks) == side_count
@@ -254,8 +308,12 @@ def record_quick(record: Any) -> dict[str, Any] | None:
                     and (took > 0 or not keeps_losses)
                 ):
                     took = 0
-                delta = [took, bidder_delta] if bidding else [bidder_delta, took]
-                first, second = before[0] + delta[0], before[1] + delta[1]
+                if bidding:
+                    delta = [took, bidder_delta]
+                    first, second = before[0] + took, before[1] + bidder_delta
+                else:
+                    delta = [bidder_delta, took]
+                    first, second = before[0] + bidder_delta, before[1] + took
                 scores = [first, second]
                 ends = (
                     heart_wins
@@ -350,7 +408,11 @@ def record_quick(record: Any) -> dict[str, Any] | None:
             winner, reason = table.winner, table.reason
     return {
         "format": "kaiser-result/1",
-        "sides": [[seats[seat] for seat in side] for side in rules.sides],
+        "sides": (
+            [list(names(seats)) for names in side_names]
+            if side_names
+            else [[name] for name in seats]  # one seat a side
+        ),
         "hands": hands,
         "scores": scores[:],
         "target": target,
