@@ -6,8 +6,10 @@ accepts its POST. And a removed member loses the table links and seat claims the
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -71,16 +73,11 @@ PEOPLE = {
 STAFF = {"owner", "director"}
 
 
-def _night(**changes) -> NightFacts:
-    base = dict(
-        club_id=1,
-        over="",
-        running=True,
-        rounds_planned=3,
-        rounds_drawn=1,
-        round_open=True,
+def _night(**changes: Any) -> NightFacts:
+    base = NightFacts(
+        club_id=1, over="", running=True, rounds_planned=3, rounds_drawn=1, round_open=True
     )
-    return NightFacts(**(base | changes))
+    return dataclasses.replace(base, **changes)
 
 
 REGISTRATION = _night(running=False, rounds_drawn=0, round_open=False)
@@ -94,7 +91,7 @@ HAS_HANDS = _night(delete_refusal="Hands were played.")
 CANCEL_REFUSED = _night(cancel_refusal="A game of this night has finished.")
 
 # (facts, action, who may: the people allowed; everyone else is refused)
-NIGHT_CASES = [
+NIGHT_CASES: list[tuple[Any, str, set[str]]] = [
     (REGISTRATION, NIGHT_REGISTER, STAFF),
     (RUNNING, NIGHT_REGISTER, STAFF),  # a late arrival
     (ROUND_ROBIN, NIGHT_REGISTER, set()),
@@ -362,7 +359,8 @@ def test_the_members_page_offers_exactly_what_the_server_accepts(club, people, w
             client.post(url, data)
             after = Membership.objects.filter(pk=member.pk).values_list("role").first()
             assert offered == (after != before), (who, target, action)
-            if after is not None and after != before:  # back as it was for the next step
+            if before is not None and after is not None and after != before:
+                # Back as it was for the next step.
                 Membership.objects.filter(pk=member.pk).update(role=before[0])
 
 
