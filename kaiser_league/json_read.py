@@ -89,7 +89,7 @@ def _bounds_check(text: str, max_depth: int, max_number_chars: int) -> None:
 
 def _place_refuse(text: str, max_depth: int, max_number_chars: int) -> None:
     """Scan the tokens, keeping the path to where we are, and refuse at the first place over a
-    bound."""
+    bound; return when there is none."""
     # One entry per open container: [is_object, key or index].
     stack: list[list[Any]] = []
     last_string = ""
@@ -113,8 +113,8 @@ def _place_refuse(text: str, max_depth: int, max_number_chars: int) -> None:
             last_string = _key_text(token)
         elif len(token) > max_number_chars:
             raise JsonRefused(_path(stack), _number_message(max_number_chars))
-    # The quick check saw something the scan did not place: refuse it all the same.
-    raise JsonRefused("", _number_message(max_number_chars))
+    # Nothing over a bound where JSON could hold a value (the quick check saw a run of letters
+    # such as "eeee…", which is not JSON): the parser says what is wrong.
 
 
 def _key_text(token: str) -> str:

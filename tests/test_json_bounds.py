@@ -56,6 +56,11 @@ def test_the_scan_stays_linear_on_an_unterminated_string_of_escaped_quotes() -> 
     assert time.perf_counter() - started < 5  # quadratic would take minutes
 
 
+def test_a_run_of_letters_that_is_not_a_number_is_left_to_the_parser() -> None:
+    with pytest.raises(JsonRefused, match="not valid JSON"):
+        json_read("[" + "e" * 40 + "]")
+
+
 def test_bytes_not_utf8_are_refused() -> None:
     with pytest.raises(JsonRefused, match="not UTF-8"):
         json_read(b'{"a": "\xff"}')
