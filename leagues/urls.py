@@ -1,9 +1,12 @@
 from django.urls import path
 
-from leagues import season_views, views
+from leagues import club_pages, season_views, views
 from leagues.players import views as player_views
 
 urlpatterns = [
+    path("clubs/<slug:slug>/settings/", club_pages.club_settings, name="club_settings"),
+    path("clubs/<slug:slug>/players/", club_pages.club_players, name="club_players"),
+    path("clubs/<slug:slug>/seasons/", club_pages.club_seasons, name="club_seasons"),
     path(
         "clubs/<slug:slug>/players/<int:player_id>/merge/",
         player_views.player_merge_page,

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.db.models import Q
 from django.dispatch import Signal
-from django.utils.translation import gettext as _
 
 if TYPE_CHECKING:
     from scorecards.rules import GameScore
@@ -36,7 +35,12 @@ ANNOTATION_PREFIX = "_place_"
 
 @dataclass(frozen=True)
 class TablePlace:
-    """Where a tournament table stands in its round, as its sheet says it."""
+    """Where a tournament table stands in its round. The figures are for scorecards' rules (is
+    the round over, may a hand go in); the words are the table context's, in its room's
+    vocabulary (rounds, the director, the night), which scorecards shows and never writes:
+    `heading` (the sheet's line: "Round 2 · hand 3 of 4"), `aside` (what follows it once the
+    round is over: "wait for the director's next draw") and `over_message` (why a hand is
+    refused once the round is over)."""
 
     round_number: int
     hands_per_round: int | None  # None: the round runs to the target or a time limit
@@ -44,6 +48,9 @@ class TablePlace:
     played: int
     round_closed: bool  # the director closed the round (or drew the next)
     night_over: bool
+    heading: str = ""
+    aside: str = ""
+    over_message: str = ""
 
     @property
     def tie_break(self) -> bool:
@@ -61,12 +68,6 @@ class TablePlace:
     def next_hand(self) -> int:
         return self.played + 1
 
-    @property
-    def over_message(self) -> str:
-        return _(
-            "Round over: every hand of round %(round)s is in. Wait for the director's next draw."
-        ) % {"round": self.round_number}
-
 
 class TableContext(Protocol):
     def annotations(self) -> dict[str, Any]:
@@ -77,7 +78,8 @@ class TableContext(Protocol):
         ...
 
     def place(self, values: dict[str, Any], score: GameScore) -> TablePlace | None:
-        """The table's place from the annotated values (no query); None when not a table."""
+        """The table's place from the annotated values (no query), with its words; None when
+        not a table."""
         ...
 
     def uncounted(self) -> Q:

@@ -6,13 +6,15 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import Exists, F, Max, OuterRef, Prefetch, QuerySet, Subquery
 
+from kaiser_league.collation import sorted_by_name
 from scorecards.habits import game_habits_record
 from scorecards.hooks import TablePlace, place_annotations, place_from, place_values
 from scorecards.models import (
     Game,
     GameQuerySet,
+    GameStatus,
     Hand,
     HandAction,
     HandVersion,
@@ -243,3 +245,23 @@ def game_prefetches(prefix: str) -> list[Prefetch]:
         Prefetch(f"{prefix}__seats", queryset=Seat.objects.order_by("seat")),
         Prefetch(f"{prefix}__hands", queryset=Hand.objects.order_by("number")),
     ]
+
+
+def club_games_in_progress(club: Any) -> int:
+    """How many of the club's games are being played now (neither finished nor abandoned)."""
+    return Game.objects.filter(club=club, status=GameStatus.IN_PROGRESS).count()
+
+
+def club_players_recent_first(club: Any) -> list[Any]:
+    """The club's players, those who sat at a table most recently first, then in name order
+    (`name_key`: accents sort with their letter). Scorecards' read: recency is its seats'."""
+    players = list(
+        club.players.annotate(last_played=Max("seats__game__created_at"))
+        .order_by(F("last_played").desc(nulls_last=True))
+        .only("pk", "name", "club_id")
+    )
+    # Stable sorts: by name first, then by recency, so equal recency (never played) keeps names.
+    players = sorted_by_name(players, lambda p: p.name)
+    played = [p for p in players if p.last_played is not None]
+    played.sort(key=lambda p: p.last_played, reverse=True)
+    return played + [p for p in players if p.last_played is None]

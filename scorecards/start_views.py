@@ -1,5 +1,7 @@
 """Starting a game: at a club (its players, the season's rules by default) or a quick game with
-typed names and no club. Every game gets a table link (and QR code) for the other phones."""
+typed names and no club. Every game gets a table link (and QR code) for the other phones.
+Thin views: the forms (`GameStartForm`, `RulesForm`, `GameHabitsForm`) read the page, one
+service call (`game_open`) starts the game with its link in one transaction."""
 
 from __future__ import annotations
 
@@ -14,22 +16,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from kaiser_league.http import HtmxHttpRequest
-from kaiser_league.inputs import InputError, name_check, number_or_none, number_parse
 from leagues.clubs.access import club_for_member
 from leagues.clubs.models import Club, Player, Season, name_key
 from leagues.clubs.name_match import players_alike
 from leagues.clubs.roles import GAME_START
-from leagues.clubs.selectors import club_current_season, club_players_recent_first
+from leagues.clubs.selectors import club_current_season
 from scorecards.habits import GameHabitsForm, passing_choices
-from scorecards.played_on import played_on_latest, played_on_read
+from scorecards.played_on import played_on_latest
 from scorecards.pot import cents_decimal
 from scorecards.rules import KaiserError, Rules, rules_build
 from scorecards.rules.catalogue import rules_describe
 from scorecards.rules_form import RulesForm
-from scorecards.services import game_start, game_token_issue
-
-MAX_SEAT_NAME = 80  # Seat.name
-MAX_TABLE_LABEL = 40  # Game.table_label
+from scorecards.selectors import club_players_recent_first
+from scorecards.services.start import game_open
+from scorecards.start_forms import GameStartForm
 
 
 def _text(data: Any, name: str) -> str:
@@ -94,71 +94,44 @@ def _walk_ins_settle(
 
 def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
     season = club_current_season(club) if club is not None else None
-    players = list(club_players_recent_first(club)) if club is not None else []
-    data = request.POST if request.method == "POST" else request.GET
-    errors: dict[str, list[str]] = {}
-    # A GET shows the season's rules; any POST (a refresh or the start) reads the form.
-    rules_form = _rules_form(data, season, bound=request.method == "POST")
+    players = club_players_recent_first(club) if club is not None else []
+    posted = request.method == "POST"
+    data = request.POST if posted else request.GET
+    # A GET shows the season's rules; any POST (a refresh or the start) reads the forms.
+    rules_form = _rules_form(data, season, bound=posted)
     fallback = rules_build(dict(season.rules or {})) if season is not None else Rules()
     rules = rules_form.rules_or(fallback)
-    if rules_form.is_bound and rules_form.errors:
-        errors["rules"] = [_("Check the rules.")]
-    names = [_text(data, f"seat_{seat}") for seat in range(rules.seats)]
-    move = number_or_none(data, "move", minimum=1, maximum=rules.seats - 1)
-    if request.method == "POST" and move is not None:
-        # Tap order: the arrow moves a player one seat up (works without JavaScript).
-        names[move - 1], names[move] = names[move], names[move - 1]
-    first_dealer = 0
-    if _text(data, "first_dealer"):
-        try:
-            first_dealer = number_parse(
-                data.get("first_dealer"), field="first_dealer", minimum=0, maximum=rules.seats - 1
-            )
-        except InputError as error:
-            errors["first_dealer"] = [_("Choose the first dealer."), error.message]
-    table_label = _text(data, "table_label")
-    if table_label:
-        try:
-            name_check(table_label, field="table_label", max_length=MAX_TABLE_LABEL)
-        except InputError as error:
-            errors["table_label"] = [error.message]
-    # The day played: today (the club's day) unless the scorer says otherwise, e.g. a game
-    # typed in from paper the morning after.
-    played_on_text = _text(data, "played_on")
-    played_on = timezone.localdate()
-    if played_on_text:
-        try:
-            played_on = played_on_read(played_on_text)
-        except KaiserError as error:
-            errors["played_on"] = [error.message]
+    wants_start = posted and "start" in data
+    form = GameStartForm(data, seats=rules.seats, starting=wants_start)
+    form.is_valid()
     pot = club.pot_per_set if club is not None else None
     habits_form = GameHabitsForm(
-        data if request.method == "POST" else None,
+        data if posted else None,
         initial={"pot_per_set": None if pot is None else cents_decimal(pot)},
     )
+    errors = form.errors_by_part()
+    if rules_form.is_bound and rules_form.errors:
+        errors["rules"] = [_("Check the rules.")]
     if habits_form.is_bound and not habits_form.is_valid():
         errors["habits"] = [_("Check the card passing and the pot.")]
-    wants_start = request.method == "POST" and "start" in data
-    starting = wants_start and not errors
-    if starting:
-        for seat, name in enumerate(names):
-            if name:
-                try:
-                    name_check(name, field=f"seat_{seat}", max_length=MAX_SEAT_NAME)
-                except InputError as error:
-                    errors.setdefault("seats", []).append(
-                        _("Seat %(n)s: %(error)s") % {"n": seat + 1, "error": error.message}
-                    )
+    names = [_text(data, f"seat_{seat}") for seat in range(rules.seats)]
+    move = form.value("move")
+    if posted and move is not None:
+        # Tap order: the arrow moves a player one seat up (works without JavaScript).
+        names[move - 1], names[move] = names[move], names[move - 1]
+    first_dealer = form.value("first_dealer") or 0
+    table_label = form.value("table_label", _text(data, "table_label"))
+    played_on = form.value("played_on", timezone.localdate())
     # The key from the name (loaded), not the stored `name_key` (deferred: one query each).
     by_name = {name_key(player.name): player for player in players}
     seats: list[Player | str] = [by_name.get(name_key(name), name) for name in names]
     asks: list[SeatAsk] = []
-    if club is not None and request.method == "POST":
+    if club is not None and posted:
         asks = _walk_ins_settle(club, data, names, seats)
-    if starting and not errors and not asks:
-        # game_start refuses an empty seat and one person in two seats.
+    if wants_start and not errors and not asks:
+        # One service call, one transaction: the game, its seats and its table link.
         try:
-            game = game_start(
+            game = game_open(
                 seats=seats,
                 rules=rules,
                 club=club,
@@ -172,7 +145,6 @@ def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
         except KaiserError as error:
             errors[error.field or "seats"] = [error.message]
         else:
-            game_token_issue(game=game)
             response = redirect("game_sheet", game_id=game.pk)
             response.status_code = 303
             return response
@@ -197,7 +169,7 @@ def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
         "first_dealer": first_dealer,
         "table_label": table_label,
         "asks": asks,
-        "played_on": played_on_text if "played_on" in errors else played_on.isoformat(),
+        "played_on": _text(data, "played_on") if "played_on" in errors else played_on.isoformat(),
         "played_on_latest": played_on_latest().isoformat(),
         "errors": errors,
     }

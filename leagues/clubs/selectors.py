@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Iterable
 
 from django.contrib.auth.models import User
-from django.db.models import F, Max, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from kaiser_league.collation import sorted_by_name
@@ -18,23 +18,10 @@ def clubs_of(user: User) -> QuerySet[Membership]:
     return Membership.objects.filter(user=user).select_related("club").order_by("club__name")
 
 
-def club_seasons(club: Club) -> list[Season]:
-    return list(club.seasons.select_related("standings").order_by("-starts_on", "name"))
-
-
-def club_players_recent_first(club: Club) -> list:
-    """The club's players, those who sat at a table most recently first, then in name order
-    (`name_key`: accents sort with their letter)."""
-    players = list(
-        club.players.annotate(last_played=Max("seats__game__created_at"))
-        .order_by(F("last_played").desc(nulls_last=True))
-        .only("pk", "name", "club_id")
-    )
-    # Stable sorts: by name first, then by recency, so equal recency (never played) keeps names.
-    players = sorted_by_name(players, lambda p: p.name)
-    played = [p for p in players if p.last_played is not None]
-    played.sort(key=lambda p: p.last_played, reverse=True)
-    return played + [p for p in players if p.last_played is None]
+def club_seasons(club: Club) -> QuerySet[Season]:
+    """The club's seasons, latest first. A room above that shows their standings adds
+    `.select_related("standings")` itself (the snapshots are the standings room's)."""
+    return club.seasons.order_by("-starts_on", "name")
 
 
 def club_players_by_name(club: Club) -> list:
@@ -52,11 +39,6 @@ def club_current_season(club: Club, on: datetime.date | None = None) -> Season |
         .order_by("-starts_on")
         .first()
     )
-
-
-def club_games_in_progress(club: Club) -> int:
-    """How many of the club's games are being played now (neither finished nor abandoned)."""
-    return club.games.filter(status="in_progress").count()
 
 
 def players_named(club: Club, names: Iterable[str]) -> QuerySet[Player]:

@@ -8,7 +8,6 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("clubs/new/", views.club_create, name="club_create"),
     path("join/<str:token>/", views.invitation_accept, name="invitation_accept"),
-    path("clubs/<slug:slug>/settings/", views.club_settings, name="club_settings"),
     path("clubs/<slug:slug>/members/", views.club_members, name="club_members"),
     path(
         "clubs/<slug:slug>/members/<int:membership_id>/role/",
@@ -26,12 +25,10 @@ urlpatterns = [
         views.invitation_revoke,
         name="invitation_revoke",
     ),
-    path("clubs/<slug:slug>/players/", views.club_players, name="club_players"),
     path("clubs/<slug:slug>/players/<int:player_id>/edit/", views.player_edit, name="player_edit"),
     path(
         "clubs/<slug:slug>/players/<int:player_id>/rename/",
         player_views.player_rename_page,
         name="player_rename",
     ),
-    path("clubs/<slug:slug>/seasons/", views.club_seasons, name="club_seasons"),
 ]

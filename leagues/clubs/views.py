@@ -1,9 +1,9 @@
-"""Club pages: sign-up, creating a club, its settings, members and invitations, players and
-seasons. Thin function views: access helper, form, service."""
+"""Club pages: sign-up, creating a club, its members and invitations, a player's account link.
+Thin function views: access helper, form, service. The settings, players and seasons pages show
+or link other rooms too: they are the assembly's (`leagues.club_pages`)."""
 
 from __future__ import annotations
 
-import datetime
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -21,24 +21,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from kaiser_league.collation import sorted_by_name
 from kaiser_league.http import absolute_url, form_status, signed_in
 from kaiser_league.inputs import choice_field
-from leagues.clubs import selectors, services
+from leagues.clubs import services
 from leagues.clubs.access import club_for_member, player_for_member
 from leagues.clubs.forms import (
     ClubForm,
-    ClubSettingsForm,
     InvitationForm,
     PlayerForm,
     PlayerLinkForm,
     RoleForm,
-    SeasonForm,
     SignUpForm,
 )
 from leagues.clubs.models import Invitation, Membership
-from leagues.clubs.name_match import alike_message, players_alike
 from leagues.clubs.player_services import player_rename
-from leagues.clubs.roles import CLUB_MANAGE, PLAYERS_MANAGE, SEASONS_MANAGE
-from scorecards.pot import cents_decimal
-from scorecards.rules_form import RulesForm
+from leagues.clubs.roles import CLUB_MANAGE, PLAYERS_MANAGE
 
 # --- Accounts and clubs -----------------------------------------------------------------------
 
@@ -106,37 +101,6 @@ def club_create(request: HttpRequest) -> HttpResponse:
             return redirect(club)
     return render(
         request, "leagues/club_create.html", {"form": form}, status=form_status(request, form)
-    )
-
-
-@require_http_methods(["GET", "POST"])
-def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
-    access = club_for_member(request, slug, CLUB_MANAGE)
-    club = access.club
-    form = ClubSettingsForm(
-        request.POST or None,
-        initial={
-            "name": club.name,
-            "standings_public": club.standings_public,
-            "hands_need_confirmation": club.hands_need_confirmation,
-            "pot_per_set": None if club.pot_per_set is None else cents_decimal(club.pot_per_set),
-        },
-        club=club,
-        in_progress=selectors.club_games_in_progress(club),
-    )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.club_settings_update(club=club, **form.cleaned_data)
-        except services.LeagueError as exc:
-            form.add_error(exc.field or None, str(exc))
-        else:
-            messages.success(request, _("Club settings saved."))
-            return redirect("club_settings", slug=club.slug)
-    return render(
-        request,
-        "leagues/club_settings.html",
-        {"access": access, "club": club, "form": form},
-        status=form_status(request, form),
     )
 
 
@@ -270,48 +234,6 @@ def membership_remove(request: HttpRequest, slug: str, membership_id: int) -> Ht
 
 
 @require_http_methods(["GET", "POST"])
-def club_players(request: HttpRequest, slug: str) -> HttpResponse:
-    """The club's players; directors add players here (POST)."""
-    if request.method == "POST":
-        access = club_for_member(request, slug, PLAYERS_MANAGE)
-    else:
-        access = club_for_member(request, slug)
-    club = access.club
-    form = PlayerForm(request.POST or None)
-    alike_name = ""
-    if request.method == "POST" and form.is_valid():
-        name = form.cleaned_data["name"]
-        # A name that only looks like a player's ("Jerome" beside "Jérôme") is added only when
-        # the director says it is someone else (the "add anyway" button sends it back).
-        alike = players_alike(club, [name]).get(name)
-        if alike and request.POST.get("alike_ok") != name:
-            alike_name = name
-            form.add_error("name", alike_message(name, alike))
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.player_save(club=club, name=form.cleaned_data["name"])
-        except services.LeagueError as exc:
-            form.add_error("name", str(exc))
-        else:
-            messages.success(request, _("Player added."))
-            return redirect("club_players", slug=club.slug)
-    players = selectors.club_players_by_name(club)
-    return render(
-        request,
-        "leagues/club_players.html",
-        {
-            "access": access,
-            "club": club,
-            "players": players,
-            "form": form,
-            "alike_name": alike_name,
-            "can_manage": access.can(PLAYERS_MANAGE),
-        },
-        status=form_status(request, form),
-    )
-
-
-@require_http_methods(["GET", "POST"])
 def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """Rename a player or link them to a member's account (directors)."""
     access, player = player_for_member(request, slug, player_id, PLAYERS_MANAGE)
@@ -339,46 +261,4 @@ def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
         "leagues/player_edit.html",
         {"access": access, "club": club, "player": player, "form": form, "link_form": link_form},
         status=form_status(request, form, link_form),
-    )
-
-
-# --- Seasons --------------------------------------------------------------------------------
-
-
-@require_http_methods(["GET", "POST"])
-def club_seasons(request: HttpRequest, slug: str) -> HttpResponse:
-    if request.method == "POST":
-        access = club_for_member(request, slug, SEASONS_MANAGE)
-    else:
-        access = club_for_member(request, slug)
-    club = access.club
-    form = SeasonForm(request.POST or None, initial={"starts_on": datetime.date.today()})
-    rules_form = RulesForm(request.POST or None)
-    if request.method == "POST" and all([form.is_valid(), rules_form.is_valid()]):
-        data = form.cleaned_data
-        try:
-            services.season_create(
-                club=club,
-                name=data["name"],
-                starts_on=data["starts_on"],
-                ends_on=data["ends_on"],
-                rules=rules_form.record(),
-            )
-        except services.LeagueError as exc:
-            form.add_error(exc.field or None, str(exc))
-        else:
-            messages.success(request, _("Season created."))
-            return redirect("club_seasons", slug=club.slug)
-    return render(
-        request,
-        "leagues/club_seasons.html",
-        {
-            "access": access,
-            "club": club,
-            "seasons": selectors.club_seasons(club),
-            "form": form,
-            "rules_form": rules_form,
-            "can_manage": access.can(SEASONS_MANAGE),
-        },
-        status=form_status(request, form, rules_form),
     )

@@ -83,7 +83,7 @@ def _table_response(request: HtmxHttpRequest, table, name: str, template: str, c
 def _standings_context(request: HtmxHttpRequest, slug: str):
     access = club_for_viewer(request, slug)
     club = access.club
-    seasons = club_seasons(club)
+    seasons = list(club_seasons(club).select_related("standings"))
     form = StandingsFilterForm(request.GET or None, club=club, seasons=seasons)
     season = seasons[0] if seasons else None
     min_games = 0

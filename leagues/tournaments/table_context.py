@@ -3,9 +3,11 @@ seated at a tournament table stands in its round, read on the game's own query."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Q
+from django.utils.translation import gettext as _
 
 from leagues.tournaments.models import (
     RoundStatus,
@@ -33,6 +35,37 @@ FIELDS = {
 }
 
 
+def place_words(place: TablePlace) -> dict[str, str]:
+    """What the sheet says of a table's place in its round, in the night's words (scorecards
+    shows them, the tournament room writes them): `heading`, `aside`, `over_message`."""
+    round_number = place.round_number
+    if place.round_over:
+        heading = _("Round %(round)s · round over") % {"round": round_number}
+    elif place.tie_break:
+        heading = _("Round %(round)s · tie-break hand") % {"round": round_number}
+    elif place.needed:
+        heading = _("Round %(round)s · hand %(n)s of %(total)s") % {
+            "round": round_number,
+            "n": place.next_hand,
+            "total": place.needed,
+        }
+    else:
+        heading = _("Round %(round)s · hand %(n)s") % {"round": round_number, "n": place.next_hand}
+    aside = ""
+    if place.night_over:
+        aside = _("the night is over")
+    elif not place.round_closed:
+        aside = _("wait for the director’s next draw")
+    return {
+        "heading": heading,
+        "aside": aside,
+        "over_message": _(
+            "Round over: every hand of round %(round)s is in. Wait for the director's next draw."
+        )
+        % {"round": round_number},
+    }
+
+
 class TournamentTableContext:
     def annotations(self) -> dict[str, Any]:
         # One LEFT JOIN through the table's one-to-one link rather than a subquery per field:
@@ -55,7 +88,7 @@ class TournamentTableContext:
             extra_hand_on_tie=value("extra"),
         )
         needed = hands_needed(tournament, score)
-        return TablePlace(
+        place = TablePlace(
             round_number=value("round"),
             hands_per_round=tournament.hands_per_round if needed is not None else None,
             needed=needed,
@@ -63,6 +96,7 @@ class TournamentTableContext:
             round_closed=value("round_status") == RoundStatus.CLOSED,
             night_over=tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED),
         )
+        return replace(place, **place_words(place))
 
     def uncounted(self) -> Q:
         # A correlated NOT EXISTS: exact for games that are no table (no join to make nullable).
