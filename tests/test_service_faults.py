@@ -114,13 +114,38 @@ def test_an_ordinary_error_of_a_view_still_answers_500(client, monkeypatch) -> N
     assert "Retry-After" not in answer
 
 
+def test_a_session_that_cannot_be_read_answers_503_through_the_whole_stack(
+    alice, monkeypatch
+) -> None:
+    """The fault comes from the session store, wherever the first middleware or the view asks
+    for it: the answer is 503 either way."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.test import Client
+
+    browser = Client(raise_request_exception=False)
+    browser.force_login(alice)
+    monkeypatch.setattr(
+        SessionStore, "_get_session_from_db", _down(OperationalError("the database restarts"))
+    )
+    answer = browser.get("/")
+    assert answer.status_code == 503
+    assert answer["Retry-After"] == str(RETRY_AFTER_SECONDS)
+    answer = browser.get("/", headers={"Accept": "application/json"})
+    assert answer.status_code == 503 and answer.json()["status"] == "unavailable"
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_connection_cut_by_the_postgresql_server_answers_503(as_alice) -> None:
+def test_a_connection_cut_by_the_postgresql_server_answers_503(alice) -> None:
     """The server ends this test's own connection (as a restart does) from a second one; the
     next page answers 503 with Retry-After, and the one after that works again."""
+    from django.test import Client
+
     assert connection.vendor == "postgresql"
-    as_alice.get("/")  # the session and the connection are up
+    # As a server answers: a fault raised in a middleware is not re-raised into the test.
+    as_alice = Client(raise_request_exception=False)
+    as_alice.force_login(alice)
+    assert as_alice.get("/").status_code == 200  # the session and the connection are up
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         pid = cursor.fetchone()[0]
