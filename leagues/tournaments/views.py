@@ -14,7 +14,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from kaiser_league.http import HtmxHttpRequest, signed_in
 from kaiser_league.inputs import number_or_none
 from leagues.clubs.access import club_for_member
-from leagues.clubs.roles import NIGHT_DRAW, NIGHT_FINISH, NIGHT_REGISTER, TOURNAMENTS_RUN
+from leagues.clubs.policy import may
+from leagues.clubs.policy.clubs import ClubFacts
+from leagues.clubs.roles import (
+    NIGHT_CREATE,
+    NIGHT_DRAW,
+    NIGHT_FINISH,
+    NIGHT_REGISTER,
+    TOURNAMENTS_RUN,
+)
 from leagues.clubs.selectors import club_current_season
 from leagues.tournaments.access import tournament_for_member
 from leagues.tournaments.forms import EntryForm, TournamentForm
@@ -23,6 +31,7 @@ from leagues.tournaments.models import (
     Tournament,
     TournamentEntry,
 )
+from leagues.tournaments.night_links import night_links
 from leagues.tournaments.night_state import entry_offers, night_facts, night_offers, round_offer
 from leagues.tournaments.selectors import (
     PLAYING,
@@ -60,7 +69,7 @@ def tournament_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     access = club_for_member(request, slug, action)
     club = access.club
     form = rules_form = None
-    if access.can(TOURNAMENTS_RUN):
+    if may(access.actor, NIGHT_CREATE, ClubFacts(club_id=club.pk)):
         form = TournamentForm(request.POST or None, club=club)
         # A night starts from the rules of the club's current season.
         season = club_current_season(club)
@@ -136,6 +145,7 @@ def _detail_context(
         "next_number": len(rounds) + 1,
         "entry_form": entry_form if offers[NIGHT_REGISTER] else None,
         "can_draw": offers[NIGHT_DRAW],
+        "night_links": night_links(tournament, can_run=access.can_run),
     }
 
 
