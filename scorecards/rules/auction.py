@@ -17,7 +17,7 @@ from scorecards.rules.calls import (
 from scorecards.rules.errors import HandError, field_named, shown
 from scorecards.rules.hands import HandInput
 from scorecards.rules.i18n import _
-from scorecards.rules.presets import Rules
+from scorecards.rules.presets import BID_KINDS, Rules
 from scorecards.rules.validation import (
     Names,
     _bid_range_error,
@@ -166,7 +166,10 @@ def _contract(
         raise HandError(number, "bidder", _("bidder is missing: the seat that won the auction"))
     problem = _kind_error(rules, hand.kind)
     if problem is not None:
-        raise HandError(number, "kind", problem)
+        # A kind not played ("low bids are not played ...") is led by the field's name; an
+        # unknown one is refused in words that name it ("kind must be one of ...").
+        named = field_named("kind", problem) if hand.kind in BID_KINDS else problem
+        raise HandError(number, "kind", named)
     if hand.kind == "kaiser":
         return _Contract(hand.bidder, "kaiser", KAISER_POINTS)
     if hand.kind == "kaiser40":

@@ -8,7 +8,15 @@ from typing import Any
 
 import pytest
 
-from scorecards.rules import HandError, HandInput, game_score, record_score, rules_build
+from scorecards.rules import (
+    PRESETS,
+    HandError,
+    HandInput,
+    KaiserError,
+    game_score,
+    record_score,
+    rules_build,
+)
 
 GOOD = {"bidder": 0, "bid": 8, "tricks": [6, 2], "five_hearts": 0, "three_spades": 1}
 SEATS = ["Ann", "Cat", "Bob", "Dan"]
@@ -51,6 +59,13 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], str, str]] = [
         "hand 1: seat_tricks: seat 2 sits out the kaiser 40 of its partner, so it cannot take "
         "a trick (got 1)",
     ),
+    (
+        "a kind these rules do not play",
+        {},
+        {"kind": "low"},
+        "kind",
+        "hand 1: kind: low bids are not played under these rules (low_no_trump is off)",
+    ),
     # Refusals that named their field already, unchanged.
     ("tricks", {}, {"tricks": [6, 3]}, "tricks", "hand 1: tricks must add up to 8 (got 9)"),
     ("bid", {}, {"bid": 3}, "bid", "hand 1: bid must be between 7 and 12 (got 3)"),
@@ -85,3 +100,31 @@ def test_with_names_the_field_still_leads() -> None:
         "hand 1: seat_tricks: Bob sits out the kaiser 40 of their partner, so cannot take a trick "
         "(got 1)"
     )
+
+
+# Every field of a hand, and values of every kind for it: most make a refusal.
+FIELDS = ("bidder", "bid", "kind", "tricks", "seat_tricks", "five_hearts", "three_spades")
+FIELDS += ("insult", "auction", "dealer", "thrown_in", "misdeal", "passing", "kitty", "announced")
+VALUES: list[Any] = [True, 1.0, "1", -1, 0, 1, 3, 8, 13, 14, 40, 99, None, [], [8, 0], [4, 4]]
+VALUES += [[True, 7], [7, 0, 1, 0], [0, 0, 8, 0], ["pass"] * 4, ["8", "8", "pass", "pass"]]
+VALUES += [["x", "pass", "pass", "pass"], "trump", "no", "low", "kaiser", "kaiser40", "redeal"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_refusal_of_a_hand_names_its_field(preset: str) -> None:
+    seats = [f"Player {seat}" for seat in range(PRESETS[preset]["seats"])]
+    refusals = 0
+    for field in FIELDS:
+        for value in VALUES:
+            for left_out in (None, "bid", "tricks"):
+                played = {**GOOD, field: value}
+                if left_out not in (None, field):
+                    del played[left_out]
+                try:
+                    record_score({"rules": {"preset": preset}, "seats": seats, "hands": [played]})
+                except HandError as error:
+                    refusals += 1
+                    assert error.field in str(error), (played, str(error))
+                except KaiserError:
+                    pass
+    assert refusals > 500
