@@ -12,6 +12,7 @@ class LeaguesConfig(AppConfig):
         # `<app>.tasks`; importing the standings tasks registers them under their fixed names.
         from leagues.backup import tasks as backup_tasks  # noqa: F401
         from leagues.clubs.services import club_counting_changed
+        from leagues.hall.links import HallNightLinks
         from leagues.standings import tasks  # noqa: F401
         from leagues.standings.nights import nights_source_register
         from leagues.standings.services import (
@@ -20,6 +21,7 @@ class LeaguesConfig(AppConfig):
             games_deleted_receive,
             night_changed_receive,
         )
+        from leagues.tournaments.night_links import night_links_register
         from leagues.tournaments.season_nights import SeasonNights, night_changed
         from leagues.tournaments.table_context import TournamentTableContext
         from scorecards.hooks import game_result_changed, games_deleted, table_context_register
@@ -34,3 +36,5 @@ class LeaguesConfig(AppConfig):
         # The season standings count the nights each player played and won.
         nights_source_register(SeasonNights())
         night_changed.connect(night_changed_receive, dispatch_uid="standings_night_changed")
+        # A night's page offers the hall's file of the night (an assembly page).
+        night_links_register(HallNightLinks())

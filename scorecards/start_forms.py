@@ -72,10 +72,11 @@ class GameStartForm(forms.Form):
         `table_label`, `played_on`, and `seats` (one line per seat, naming it)."""
         parts: dict[str, list[str]] = {}
         if "first_dealer" in self.errors:
-            parts["first_dealer"] = [_("Choose the first dealer."), *self.errors["first_dealer"]]
+            refused = [str(message) for message in self.errors["first_dealer"]]
+            parts["first_dealer"] = [_("Choose the first dealer."), *refused]
         for name in ("table_label", "played_on"):
             if name in self.errors:
-                parts[name] = list(self.errors[name])
+                parts[name] = [str(message) for message in self.errors[name]]
         for seat in range(self.seats):
             for message in self.errors.get(f"seat_{seat}", []):
                 parts.setdefault("seats", []).append(

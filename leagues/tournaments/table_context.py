@@ -35,9 +35,11 @@ FIELDS = {
 }
 
 
-def place_words(place: TablePlace) -> dict[str, str]:
+def place_words(place: TablePlace) -> tuple[str, str, str]:
     """What the sheet says of a table's place in its round, in the night's words (scorecards
-    shows them, the tournament room writes them): `heading`, `aside`, `over_message`."""
+    shows them, the tournament room writes them): its heading, the aside after it once the
+    round is over, and why a hand is refused then (`TablePlace.heading`, `aside`,
+    `over_message`)."""
     round_number = place.round_number
     if place.round_over:
         heading = _("Round %(round)s · round over") % {"round": round_number}
@@ -56,14 +58,10 @@ def place_words(place: TablePlace) -> dict[str, str]:
         aside = _("the night is over")
     elif not place.round_closed:
         aside = _("wait for the director’s next draw")
-    return {
-        "heading": heading,
-        "aside": aside,
-        "over_message": _(
-            "Round over: every hand of round %(round)s is in. Wait for the director's next draw."
-        )
-        % {"round": round_number},
-    }
+    over_message = _(
+        "Round over: every hand of round %(round)s is in. Wait for the director's next draw."
+    ) % {"round": round_number}
+    return heading, aside, over_message
 
 
 class TournamentTableContext:
@@ -96,7 +94,8 @@ class TournamentTableContext:
             round_closed=value("round_status") == RoundStatus.CLOSED,
             night_over=tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED),
         )
-        return replace(place, **place_words(place))
+        heading, aside, over_message = place_words(place)
+        return replace(place, heading=heading, aside=aside, over_message=over_message)
 
     def uncounted(self) -> Q:
         # A correlated NOT EXISTS: exact for games that are no table (no join to make nullable).
