@@ -33,7 +33,15 @@ from leagues.clubs.forms import (
 )
 from leagues.clubs.models import Invitation, Membership
 from leagues.clubs.player_services import player_rename
-from leagues.clubs.roles import CLUB_MANAGE, PLAYERS_MANAGE
+from leagues.clubs.policy import Actor, may
+from leagues.clubs.policy.clubs import MemberFacts
+from leagues.clubs.roles import (
+    CLUB_MANAGE,
+    MEMBER_REMOVE,
+    MEMBER_ROLE_SET,
+    PLAYERS_MANAGE,
+    role_is_owner,
+)
 
 # --- Accounts and clubs -----------------------------------------------------------------------
 
@@ -107,6 +115,16 @@ def club_create(request: HttpRequest) -> HttpResponse:
 # --- Members and invitations ----------------------------------------------------------------
 
 
+def member_offers(actor: Actor, membership: Membership, other_owners: int) -> dict[str, bool]:
+    """What the members page offers `actor` for `membership`: changing its role (to another
+    one), removing it."""
+    facts = MemberFacts(club_id=membership.club_id, role=membership.role, other_owners=other_owners)
+    return {
+        "role": bool(may(actor, MEMBER_ROLE_SET, facts)),
+        "remove": bool(may(actor, MEMBER_REMOVE, facts)),
+    }
+
+
 @require_GET
 def club_members(request: HttpRequest, slug: str) -> HttpResponse:
     access = club_for_member(request, slug, PLAYERS_MANAGE)
@@ -114,6 +132,7 @@ def club_members(request: HttpRequest, slug: str) -> HttpResponse:
     memberships = sorted_by_name(
         club.memberships.select_related("user"), lambda m: m.user.get_username()
     )
+    owners = sum(1 for m in memberships if role_is_owner(m.role))
     invitations = list(
         club.invitations.filter(revoked=False).prefetch_related("uses").order_by("-created_at")[:20]
     )
@@ -124,9 +143,12 @@ def club_members(request: HttpRequest, slug: str) -> HttpResponse:
             "access": access,
             "club": club,
             "memberships": memberships,
+            "member_rows": [
+                (m, member_offers(access.actor, m, owners - role_is_owner(m.role)))
+                for m in memberships
+            ],
             "invitations": invitations,
             "invite_form": InvitationForm(),
-            "can_manage": access.can(CLUB_MANAGE),
             "now": timezone.now(),
             "role_choices": choice_field(RoleForm.base_fields, "role").choices,
         },
@@ -160,7 +182,7 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
     invitation = Invitation.objects.filter(club=access.club, pk=invitation_id).first()
     if invitation is None:
         raise Http404("No such invitation")
-    services.invitation_revoke(invitation=invitation)
+    services.invitation_revoke(invitation=invitation, by=signed_in(request))
     messages.success(request, _("Invitation revoked."))
     return redirect("club_members", slug=access.club.slug)
 
@@ -223,10 +245,17 @@ def membership_remove(request: HttpRequest, slug: str, membership_id: int) -> Ht
                 _("%(name)s is no longer a member.") % {"name": membership.user.get_username()},
             )
         return redirect("club_members", slug=access.club.slug)
+    other_owners = 0  # read only where it matters: removing an owner
+    if role_is_owner(membership.role):
+        owners = Membership.objects.filter(club=access.club).exclude(pk=membership.pk)
+        other_owners = sum(
+            1 for role in owners.values_list("role", flat=True) if role_is_owner(role)
+        )
+    offers = member_offers(access.actor, membership, other_owners)
     return render(
         request,
         "leagues/membership_remove.html",
-        {"access": access, "club": access.club, "membership": membership},
+        {"access": access, "club": access.club, "membership": membership, "offers": offers},
     )
 
 
@@ -250,7 +279,9 @@ def player_edit(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
                     by=signed_in(request),
                     action=PLAYERS_MANAGE,
                 )
-            services.player_link(player=player, user=link_form.cleaned_data["user"])
+            services.player_link(
+                player=player, user=link_form.cleaned_data["user"], by=signed_in(request)
+            )
         except services.LeagueError as exc:
             form.add_error(exc.field or None, str(exc))
         else:
