@@ -95,7 +95,10 @@ def full_club_build():
         by_name="Dóra",
         reason="the tricks were miscounted",
     )
+    # A hand is confirmed only where confirmation is asked: the club asks it for that moment.
+    Club.objects.filter(pk=club.pk).update(hands_need_confirmation=True)
     confirm_from_the_other_side(game, 1)
+    Club.objects.filter(pk=club.pk).update(hands_need_confirmation=False)
     demo_game_play(game, random.Random(11))
 
     # A game given up after a hand was taken back (its key stays spent), with a pot and habits.

@@ -237,11 +237,6 @@ def club_role(game: Game, user: User | None) -> str | None:
     )
 
 
-def closed_message(game: Game, place: TablePlace | None) -> str:
-    """Why the hands of `game` are final (empty when they are not): `game_state.closed_why`."""
-    return closed_why(game.status, place)
-
-
 def actor_locked(
     game: Game,
     by: User | None,
