@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest
 from kaiser_league.middleware import SignInRequired
 from leagues.clubs.models import Club, Membership, Player
 from leagues.clubs.policy import Actor
-from leagues.clubs.roles import VIEW, role_can
+from leagues.clubs.roles import PERMISSIONS, VIEW, role_can
 
 
 def club_actor(club_id: int, user: User | None) -> Actor:
@@ -51,6 +51,11 @@ class ClubAccess:
 
     def can(self, action: str) -> bool:
         return role_can(self.role, action)
+
+    @property
+    def powers(self) -> dict[str, bool]:
+        """Each power of `roles.PERMISSIONS` by name, for templates: `access.powers.club_manage`."""
+        return {power: role_can(self.role, power) for power in PERMISSIONS}
 
 
 def membership_of(request: HttpRequest, club: Club) -> Membership | None:
