@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.defaults import server_error as django_server_error
 
-from kaiser_league.ops_middleware import FAULTS, fault_answer
+from kaiser_league.ops_middleware import fault_answer, is_fault
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -29,6 +29,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     account) because the database or the broker is down answers 503 with Retry-After, as
     `FaultMiddleware` does for a view; any other error gets the 500 page."""
     fault = sys.exc_info()[1]
-    if isinstance(fault, FAULTS):
+    if fault is not None and is_fault(fault):
         return fault_answer(request, fault)
     return django_server_error(request)

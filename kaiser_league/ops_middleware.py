@@ -100,6 +100,19 @@ class PermissionsPolicyMiddleware:
 # A database that cannot be reached or lost its connection (stopped, restarting, a failover),
 # and a broker that cannot take a message: the request may well succeed a moment later.
 FAULTS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError, BrokerError)
+# SQLite reports a bug of ours (a missing table or column, bad SQL) as an OperationalError too:
+# that is a 500 for the admins, not a "try again".
+_NOT_A_FAULT = ("no such table", "no such column", "has no column", "syntax error")
+
+
+def is_fault(error: BaseException | None) -> bool:
+    """True for a database or broker that is down or busy (FAULTS), not for a bug."""
+    if not isinstance(error, FAULTS):
+        return False
+    text = str(error).lower()
+    return not any(marker in text for marker in _NOT_A_FAULT)
+
+
 # Seconds a client waits before sending again: about what a database restart takes. The
 # phone's outbox keeps the hand and resends it.
 RETRY_AFTER_SECONDS = 10
@@ -139,9 +152,9 @@ def fault_answer(request: HttpRequest, fault: BaseException) -> HttpResponse:
 
 
 class FaultMiddleware:
-    """A view that fails because the database or the broker is down (FAULTS) answers 503 with
-    Retry-After (`fault_answer`), not 500. A fault raised by another middleware (the session, the account) reaches
-    `kaiser_league.errors.server_error`, which answers the same."""
+    """A view that fails because the database or the broker is down (`is_fault`) answers 503
+    with Retry-After (`fault_answer`), not 500. A fault raised by another middleware (the
+    session, the account) reaches `kaiser_league.errors.server_error`, which answers the same."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -150,6 +163,6 @@ class FaultMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, FAULTS):
+        if not is_fault(exception):
             return None
         return fault_answer(request, exception)

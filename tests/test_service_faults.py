@@ -100,10 +100,15 @@ def test_a_fault_raised_outside_a_view_answers_503_and_any_other_error_500() -> 
     assert "Retry-After" not in answer
 
 
-def test_an_ordinary_error_of_a_view_still_answers_500(client, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    "bug",
+    [ValueError("a bug"), OperationalError("no such table: leagues_club")],
+    ids=["bug", "schema"],
+)
+def test_an_ordinary_error_of_a_view_still_answers_500(monkeypatch, bug) -> None:
     from django.test import Client
 
-    monkeypatch.setattr("leagues.views.clubs_of", _down(ValueError("a bug")))
+    monkeypatch.setattr("leagues.views.clubs_of", _down(bug))
     from django.contrib.auth import get_user_model
 
     user = get_user_model().objects.create_user("erin", password="x")
