@@ -407,3 +407,16 @@ def test_removing_a_member_revokes_their_table_links_and_seat_claims(
     game.refresh_from_db()
     assert game.table_token == token
     assert other_phone.get(sheet).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "who, members, settings",
+    [("alice", True, True), ("diana", True, False), ("sam", False, False), ("bob", False, False)],
+)
+def test_the_club_nav_links_what_the_role_may_open(club, people, who, members, settings) -> None:
+    client = client_for(people[who])
+    page = client.get(reverse("club_players", args=[club.slug])).content.decode()
+    for name, shown in (("club_members", members), ("club_settings", settings)):
+        url = reverse(name, args=[club.slug])
+        assert (f'href="{url}"' in page) == shown, (who, name)
+        assert (client.get(url).status_code == 200) == shown, (who, name)
