@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -109,6 +110,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 HTMX = {"HX-Request": "true", "HX-Target": "sheet", "HX-Trigger": "hand-form"}
+SEEN = re.compile(rb'<span id="sheet-seen".*?</span>', re.S)
+
+
+def sheet_seen(page: bytes) -> dict[str, str]:
+    """What the sheet says it shows (the inputs of #sheet-seen), sent with each hand; nothing
+    from a sheet that has none (an older release)."""
+    found = SEEN.search(page)
+    if found is None:
+        return {}
+    pairs = re.findall(rb'name="(\w)" value="([^"]*)"', found.group(0))
+    return {name.decode(): value.decode() for name, value in pairs}
 
 
 def measure(base, plans, tables, args, singles) -> int:
@@ -142,7 +154,12 @@ def measure(base, plans, tables, args, singles) -> int:
         phone = single_phone[setup.game_id]
         kind = "htmx" if index % 2 else "json"
         headers = {**HTMX, "HX-Current-URL": f"{base}/games/{setup.game_id}/"}
-        call = post(phone, setup.game_id, planned.fields, headers if kind == "htmx" else None)
+        fields = planned.fields
+        if kind == "htmx":
+            # As the sheet's form sends it: with what the phone's sheet shows (its poll keeps it
+            # current), read here from the page, untimed.
+            fields = {**fields, **sheet_seen(phone.get(f"/games/{setup.game_id}/")[2])}
+        call = post(phone, setup.game_id, fields, headers if kind == "htmx" else None)
         start = time.perf_counter()
         status, _, body = call()
         lone[kind].append(time.perf_counter() - start)

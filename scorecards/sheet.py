@@ -7,11 +7,14 @@ No score arithmetic here: every number shown is one the engine produced (`delta`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+import hashlib
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
 
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from kaiser_league.charts import ChartScale
@@ -51,11 +54,6 @@ class SheetRow:
     bidder_name: str
     bid_label: str
     cells: tuple[SheetCell, ...]
-    # The row rendered already (scorecards.sheet_cache), when it looks the same to everyone.
-    html: str = ""
-
-    def with_html(self, html: str) -> SheetRow:
-        return replace(self, html=html)
 
     @property
     def doubled(self) -> bool:
@@ -94,6 +92,136 @@ def sheet_rows(score: GameScore, hands: Sequence[Hand], names: Sequence[str]) ->
     return rows
 
 
+@dataclass(frozen=True)
+class RowMarks:
+    """What a row shows besides its hand: the corrected badge, whether hands wait for a
+    confirmation, the hands this viewer may confirm (a ✓ form on their row, in the name of
+    `confirmer`, carrying the viewer's `csrf_token`)."""
+
+    corrected: Collection[int] = frozenset()
+    needs_confirming: bool = False
+    confirmable: Collection[int] = frozenset()
+    confirmer: str = ""
+    csrf_token: str = ""
+
+
+def _bid_html(row: SheetRow) -> SafeString:
+    scored = row.scored
+    if scored.thrown_in:
+        return format_html("{}", _("thrown in"))
+    badges = []
+    if row.doubled:
+        badges.append(mark_safe(' <span class="badge">×2</span>'))
+    if not scored.made:
+        badges.append(format_html(' <span class="badge set">{}</span>', _("set")))
+    if scored.target_raised:
+        target = _("target %(t)s") % {"t": scored.target}
+        badges.append(format_html(' <span class="badge">{}</span>', target))
+    return format_html(
+        '<span class="bidder">{}</span> <b>{}</b>{}',
+        row.bidder_name,
+        row.bid_label,
+        mark_safe("".join(badges)),
+    )
+
+
+def _confirm_html(game_id: int, row: SheetRow, marks: RowMarks) -> SafeString:
+    number = row.scored.number
+    if row.confirmed:
+        assert row.hand is not None
+        return format_html(' <span class="ok" title="{}">✓</span>', row.hand.confirmed_by_name)
+    if number not in marks.confirmable:
+        return mark_safe("")
+    url = reverse("hand_confirm", args=[game_id, number])
+    label = _("✓ %(name)s: confirm hand %(n)s") % {"name": marks.confirmer, "n": number}
+    return format_html(
+        ' <form method="post" action="{url}" hx-post="{url}" hx-target="#sheet"'
+        ' hx-swap="outerHTML" class="confirm">'
+        '<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
+        '<button type="submit" class="secondary small" aria-label="{label}">{text}</button>'
+        "</form>",
+        url=url,
+        token=marks.csrf_token,
+        label=label,
+        text=_("✓ %(name)s") % {"name": marks.confirmer},
+    )
+
+
+def _signed(delta: int) -> str:
+    return f"+{delta}" if delta > 0 else str(delta)
+
+
+def row_html(game_id: int, row: SheetRow, marks: RowMarks) -> SafeString:
+    """One row of the sheet (`<tr id="hand-N">`), drawn in Python: a page draws every row, and
+    a template costs some ten times as much per row."""
+    number = row.scored.number
+    url = reverse("hand_detail", args=[game_id, number])
+    unconfirmed = marks.needs_confirming and not row.confirmed
+    corrected = (
+        format_html(
+            ' <a href="{}" class="badge corrected" title="{}">{}</a>',
+            url,
+            _("Corrected: see the history"),
+            _("corrected"),
+        )
+        if number in marks.corrected
+        else ""
+    )
+    cells = format_html_join(
+        "",
+        '<td class="num side-{}{}"><small class="delta">{}</small> <b>{}</b></td>',
+        (
+            (
+                side,
+                " bidding" if cell.bidding else "",
+                f"+{cell.delta}" if cell.delta > 0 else str(cell.delta),
+                cell.total,
+            )
+            for side, cell in enumerate(row.cells)
+        ),
+    )
+    return format_html(
+        '<tr class="{css}{unconfirmed}" id="hand-{n}"><td class="num"><a href="{url}"'
+        ' aria-label="{label}">{n}</a>{corrected}</td><td>{dealer}</td><td>{bid}{confirm}</td>'
+        "{cells}</tr>\n",
+        css=row.css,
+        unconfirmed=" unconfirmed" if unconfirmed else "",
+        n=number,
+        url=url,
+        label=_("Hand %(n)s: history") % {"n": number},
+        corrected=corrected,
+        dealer=row.dealer_name,
+        bid=_bid_html(row),
+        confirm=_confirm_html(game_id, row, marks) if marks.needs_confirming else "",
+        cells=cells,
+    )
+
+
+def rows_html(game_id: int, rows: Sequence[SheetRow], marks: RowMarks) -> SafeString:
+    return mark_safe("".join(row_html(game_id, row, marks) for row in rows))
+
+
+def rows_digest(rows: Sequence[SheetRow], marks: RowMarks, sides: Sequence[str]) -> str:
+    """A short fingerprint of what `rows` show to this viewer (and the sides heading them):
+    a phone that sends the fingerprint of its rows gets only the rows after them while they
+    still read the same, and the whole sheet once one of them changed (a correction, an undo,
+    a confirmation, a renamed seat)."""
+    shown = [
+        (
+            row.scored,
+            row.dealer_name,
+            row.bidder_name,
+            row.bid_label,
+            row.scored.number in marks.corrected,
+            row.hand.confirmed_by_name if row.confirmed and row.hand is not None else None,
+            row.scored.number in marks.confirmable,
+        )
+        for row in rows
+    ]
+    what = repr((list(sides), marks.needs_confirming, marks.confirmer, shown))
+    return hashlib.blake2b(what.encode(), digest_size=8).hexdigest()
+
+
 def sheet_notices(score: GameScore, sides: Sequence[str], *, raised: bool = False) -> list[str]:
     """What the table should know before the next hand: sides at the bid-out, the target."""
     notices: list[str] = []
@@ -116,6 +244,18 @@ def sheet_notices(score: GameScore, sides: Sequence[str], *, raised: bool = Fals
 CHART_W, CHART_H, PAD = 360, 150, 6
 
 
+def _path(scale: ChartScale, values: list[int]) -> str:
+    """An SVG path through `values` in whole pixels, each step relative to the one before
+    ("M6 136l5 2 5-3"): a third of the bytes of a polyline's points, which matters because
+    every saved hand sends the chart again."""
+    points = [(round(scale.x(i)), round(scale.y(v))) for i, v in enumerate(values)]
+    (x0, y0), steps = points[0], []
+    for (x1, y1), (x2, y2) in pairwise(points):
+        dy = y2 - y1
+        steps.append(f"{x2 - x1}{'' if dy < 0 else ' '}{dy}")
+    return f"M{x0} {y0}" + ("l" + " ".join(steps) if steps else "")
+
+
 def score_chart(score: GameScore) -> SafeString:
     """The running totals of each side as an inline SVG line chart, with the target dashed."""
     series = [[0] * score.rules.side_count] + [list(h.scores) for h in score.hands]
@@ -125,9 +265,9 @@ def score_chart(score: GameScore) -> SafeString:
     )
     lines = format_html_join(
         "",
-        '<polyline class="side side-{}" points="{}"/>',
+        '<path class="side side-{}" d="{}"/>',
         (
-            (side, scale.points([totals[side] for totals in series]))
+            (side, _path(scale, [totals[side] for totals in series]))
             for side in range(score.rules.side_count)
         ),
     )
@@ -138,8 +278,8 @@ def score_chart(score: GameScore) -> SafeString:
         w=CHART_W,
         h=CHART_H,
         label=_("Score progression"),
-        zero=scale.y(0),
-        target=scale.y(score.target),
+        zero=round(scale.y(0)),
+        target=round(scale.y(score.target)),
         lines=lines,
     )
 

@@ -7,12 +7,23 @@ import uuid
 from collections import Counter
 from typing import Any
 
+from django.middleware.csrf import get_token
 from django.utils.translation import gettext as _
 
 from kaiser_league.http import HtmxHttpRequest
+from leagues.clubs.policy.games import GameNow
+from leagues.clubs.roles import (
+    GAME_ABANDON,
+    GAME_DELETE,
+    HAND_CONFIRM,
+    HAND_ENTER,
+    HAND_UNDO,
+    SEAT_CLAIM,
+    TABLE_LINK_MANAGE,
+)
 from scorecards.access import GameAccess
+from scorecards.game_state import game_now_of
 from scorecards.habits import entry_table_habits
-from scorecards.hooks import TablePlace
 from scorecards.models import FinishReason, Game, Hand
 from scorecards.pot import cents_text
 from scorecards.presentation import kind_label, sheet_texts, table_qr, winner_text
@@ -26,19 +37,20 @@ from scorecards.selectors import (
     game_scored,
     table_place,
 )
-from scorecards.services import hand_may_confirm, seat_of
+from scorecards.services import seat_of
 from scorecards.sheet import (
+    RowMarks,
+    rows_digest,
+    rows_html,
     score_chart,
     sheet_notices,
     sheet_rows,
     sheet_version,
     side_names,
 )
-from scorecards.sheet_cache import blank_fields_html, rows_with_html
 from scorecards.table_phone import (
     corrected_numbers,
     game_names,
-    may_stop,
     phone_id,
     phone_seat,
 )
@@ -103,20 +115,6 @@ def entry_context(
     }
 
 
-def entry_fields(entry: dict[str, Any]) -> dict[str, Any]:
-    """`entry` with `fields_html`: its blank tap fields drawn (or "", see `blank_fields_html`),
-    called by the template only where the form is shown, and at most once."""
-    drawn: list[str] = []
-
-    def fields_html() -> str:
-        if not drawn:
-            drawn.append(blank_fields_html(entry))
-        return drawn[0]
-
-    entry["fields_html"] = fields_html
-    return entry
-
-
 def sheet_context(
     request: HtmxHttpRequest,
     access: GameAccess,
@@ -137,20 +135,25 @@ def sheet_context(
     link = table_link(request, game) if access.can_enter else None
     last = score.hands[-1] if score.hands else None
     place = table_place(game, score)
+    # What the game accepts now, and what this person may do of it: the policy's answers,
+    # the same the services check, so the page offers exactly what the server takes.
+    now = game_now_of(game, place, hands, confirm_asked=needs_confirming)
     corrected = corrected_numbers(game, hands)
-    rows = rows_with_html(
-        game,
-        sheet_rows(score, hands, names),
+    rows = sheet_rows(score, hands, names)
+    confirm = confirm_context(request, access, hands, names, now=now)
+    marks = RowMarks(
         corrected=corrected,
         needs_confirming=needs_confirming,
+        confirmable=confirm["numbers"],
+        confirmer=confirm["name"],
+        csrf_token=get_token(request) if confirm["numbers"] else "",
     )
     return {
         "place": place,
-        "can_stop": may_stop(request, access),
-        "entry_open": access.can_enter
-        and game.status == "in_progress"
-        and not score.finished
-        and not (place and place.round_over),
+        "can_stop": bool(access.may(GAME_ABANDON, now) or access.may(GAME_DELETE, now)),
+        "entry_open": bool(access.may(HAND_ENTER, now)),
+        "undo_open": bool(access.may(HAND_UNDO, now)),
+        "link_manage": bool(access.may(TABLE_LINK_MANAGE, now)),
         "access": access,
         "game": game,
         "score": score,
@@ -158,6 +161,11 @@ def sheet_context(
         "names": names,
         "sides": sides,
         "rows": rows,
+        "marks": marks,
+        # Drawn only where the template shows every row (a small answer draws its new ones).
+        "rows_html": lambda: rows_html(game.pk, rows, marks),
+        # What this phone's sheet shows, sent back with its polls and hands (`sheet_seen`).
+        "seen": {"v": sheet_version(game), "n": len(rows), "h": rows_digest(rows, marks, sides)},
         "notices": [
             *round_ended_notice(game, score, sides),
             *sheet_notices(score, sides, raised=bool(last and last.target_raised)),
@@ -173,14 +181,12 @@ def sheet_context(
         "sheet_texts": sheet_texts(),
         "needs_confirming": needs_confirming,
         "unconfirmed": needs_confirming and any(h.confirmed_at is None for h in hands),
-        "confirm": confirm_context(
-            request, access, hands, names, needs_confirming=needs_confirming, place=place
-        ),
+        "confirm": confirm,
         "table_link": link,
         # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
         "table_qr": table_qr(link) if link and not request.htmx else "",
-        "entry": entry_fields(
-            entry_context(game, rules, score, names, phone_seat=phone_seat(request, game), **entry)
+        "entry": entry_context(
+            game, rules, score, names, phone_seat=phone_seat(request, game), **entry
         ),
         "pot": _pot_context(game, score, names),
     }
@@ -192,34 +198,45 @@ def confirm_context(
     hands: list[Hand],
     names: list[str],
     *,
-    needs_confirming: bool,
-    place: TablePlace | None,
+    now: GameNow,
 ) -> dict[str, Any]:
     """Who this viewer confirms as, and which hands: `seat` and `name` (the seat the server
-    knows holds this person, `scorecards.services.seat_of`; None when it knows none, and then
-    the sheet asks the phone to say who holds it), `numbers` (the hands this viewer may confirm,
-    each a ✓ on its row). Decided by `hand_may_confirm`, the rule the confirmation itself
-    checks, so the sheet offers exactly the ✓ the server accepts. Nothing to confirm where
-    confirmation is not asked, the viewer may not enter hands, or the night is over."""
+    knows holds this person, `scorecards.services.seat_of`; None when it knows none), `claim`
+    (the sheet asks the phone to say who holds it: it has no seat and may claim one),
+    `numbers` (the hands this viewer may confirm, each a ✓ on its row). Decided by the policy
+    (`HAND_CONFIRM`, `SEAT_CLAIM`), as the confirmation itself is, so the sheet offers exactly
+    the ✓ the server accepts. Nothing is asked where no confirmation is taken now (none asked,
+    no power, an abandoned game, an ended night, a closed season)."""
     game = access.game
-    if not needs_confirming or not access.can_enter or (place is not None and place.night_over):
-        return {"asked": False, "seat": None, "name": "", "numbers": frozenset()}
+    nothing: dict[str, Any] = {
+        "asked": False,
+        "claim": False,
+        "seat": None,
+        "name": "",
+        "numbers": frozenset(),
+    }
+    if not now.confirm_asked or not access.may(HAND_CONFIRM, now):
+        return nothing
     user = request.user if request.user.is_authenticated else None
     phone = phone_id(request)
     member = access.membership is not None
-    seat = seat_of(game, user=user, phone=phone, member=member) if user or phone else None
+    seat = None
+    if user or phone:
+        seat = seat_of(game, user=user, phone=phone, member=member, account_claims=not member)
+    if seat is None and member:
+        seat = access.user_claim  # read with the membership
     numbers: frozenset[int] = frozenset()
     if seat is not None:
         rules = game.rules_value
-        user_id = None if user is None else user.pk
         numbers = frozenset(
             hand.number
             for hand in hands
             if hand.confirmed_at is None
-            and hand_may_confirm(hand, rules, seat=seat, user_id=user_id)
+            and access.may(HAND_CONFIRM, now, seat, hand=hand, rules=rules)
         )
     name = names[seat] if seat is not None and 0 <= seat < len(names) else ""
-    return {"asked": True, "seat": seat, "name": name, "numbers": numbers}
+    claim = seat is None and bool(access.may(SEAT_CLAIM, now))
+    return {"asked": True, "claim": claim, "seat": seat, "name": name, "numbers": numbers}
 
 
 def _pot_context(game: Game, score: GameScore, names: list[str]) -> dict[str, Any] | None:

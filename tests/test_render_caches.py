@@ -1,6 +1,6 @@
-"""The rendered sheet rows and standings tables kept in the cache: what a viewer sees is what a
-fresh render shows, whatever was kept before (a rename, a correction, a confirmation, another
-language, another viewer, another sort)."""
+"""The sheet's rows and the standings tables, drawn for each request (no rendered HTML is kept
+in a cache any more): what a viewer sees follows a rename, a correction, a confirmation, the
+language, the viewer, the sort."""
 
 from __future__ import annotations
 
@@ -108,30 +108,6 @@ def test_a_row_waiting_for_confirmation_is_drawn_for_each_viewer(
     confirmed = _row(sheet(as_alice, game), 1)
     assert "unconfirmed" not in confirmed and "csrfmiddlewaretoken" not in confirmed
     assert confirmed == _row(sheet(as_bob, game), 1)
-
-
-def test_a_second_look_at_the_sheet_renders_no_row(as_bob, game, monkeypatch) -> None:
-    import scorecards.sheet_cache as sheet_cache
-
-    sheet(as_bob, game)
-    drawn = []
-    real = sheet_cache.get_template
-
-    def spy(name):
-        drawn.append(name)
-        return real(name)
-
-    monkeypatch.setattr(sheet_cache, "get_template", spy)
-    sheet(as_bob, game)
-    assert drawn == []
-    hand_record(game=game, hand=MADE)
-    html = sheet(as_bob, game)
-    # The new hand's row alone (and the entry's blank fields, whose auction order follows the
-    # new dealer).
-    assert [name for name in drawn if name == sheet_cache.ROW_TEMPLATE] == [
-        sheet_cache.ROW_TEMPLATE
-    ]
-    assert 'id="hand-3"' in html
 
 
 # --- the standings table ------------------------------------------------------------------------

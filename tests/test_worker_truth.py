@@ -88,9 +88,11 @@ def _row(html: str, number: int) -> str:
 
 
 def _poll_url(game, page: str) -> str:
-    """The poll the sheet's phone sends next (its version and hand count)."""
-    start = page.index("/poll?") + len("/poll?")
-    query = page[start : page.index('"', start)].replace("&amp;", "&")
+    """The poll the sheet's phone sends next (what its sheet shows: version, rows and their
+    fingerprint, the inputs of #sheet-seen)."""
+    seen = re.search(r'<span id="sheet-seen".*?</span>', page, re.S)
+    assert seen, "no #sheet-seen"
+    query = "&".join(f"{k}={v}" for k, v in re.findall(r'name="(\w)" value="([^"]*)"', seen[0]))
     return reverse("game_poll", args=[game.pk]) + "?" + query
 
 
@@ -360,23 +362,3 @@ def test_gunicorn_tells_its_workers_how_many_really_serve(tmp_path) -> None:
         finally:
             os.killpg(process.pid, signal.SIGTERM)
             process.wait(timeout=30)
-
-
-# --- the sheet's kept rows across releases ------------------------------------------------------
-
-
-def test_kept_rows_change_key_with_the_translations(settings, tmp_path) -> None:
-    """A shared cache outlives a deploy: rows drawn with last release's French are not shown
-    by a process of the new one (the key's digest covers the compiled catalogues)."""
-    from scorecards import sheet_cache
-
-    catalogue = tmp_path / "fr" / "LC_MESSAGES" / "django.mo"
-    catalogue.parent.mkdir(parents=True)
-    settings.LOCALE_PATHS = [tmp_path]
-    digests = []
-    for words in (b"corrig\xc3\xa9", b"rectifi\xc3\xa9"):
-        catalogue.write_bytes(words)
-        sheet_cache._markup_digest.cache_clear()
-        digests.append(sheet_cache._markup_digest())
-    sheet_cache._markup_digest.cache_clear()
-    assert digests[0] != digests[1]

@@ -22,7 +22,6 @@ from leagues.standings import selectors, services
 from leagues.standings.charts import line_chart
 from leagues.standings.exports import EXPORT_FORMATS, table_export
 from leagues.standings.forms import StandingsFilterForm
-from leagues.standings.table_cache import table_html
 from leagues.standings.tables import (
     PER_PAGE,
     PartnershipStandingTable,
@@ -77,7 +76,9 @@ def _table_response(request: HtmxHttpRequest, table, name: str, template: str, c
         return table_export(table, export, name)
     if request.htmx and request.htmx.target == TABLE_TARGET:
         template += "#table"
-    return render(request, template, {**context, "table_html": table_html(request, table)})
+    # Drawn for each request: the page shows one page of rows (PER_PAGE), and a copy of the
+    # HTML kept in the cache was another thing a write had to make stale.
+    return render(request, template, {**context, "table_html": table.as_html(request)})
 
 
 def _standings_context(request: HtmxHttpRequest, slug: str):

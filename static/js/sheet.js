@@ -5,7 +5,8 @@
    - the messages of the action bar: waiting (with a count), sent, refused, conflict. No answer is
      ever retried silently: a network failure or a server error keeps the hand and says so; any
      other refusal says why and what to do, and the hand is kept (and stops) or dropped;
-   - after Save: back to the top of the form, the new row flashes;
+   - after Save: the form's taps cleared (the answer brings the new row and the form's head
+     only), back to the top of the form, the new row flashes;
    - Misdeal asks first;
    - the service worker (the sheet opens with no signal) and a fresh copy of the page for it.
    The texts come translated from the page (#sheet-texts, a JSON script tag). */
@@ -235,6 +236,46 @@
     transient = { kind: "refused", text: verdict[1] };
     show();
   });
+  /* A saved hand's answer brings its row and the form's head (number, key, dealer, totals),
+     not the tap fields: they are cleared here, and the auction's seats put in the new dealer's
+     order (#entry-head's data-auction). A form the server drew again whole is blank already. */
+  function blankForm(form) {
+    var seat = form.elements.entered_as ? form.elements.entered_as.value : "";
+    form.reset();
+    if (form.elements.entered_as) { form.elements.entered_as.value = seat; }
+    form.querySelectorAll("details.more[open]").forEach(function (d) { d.open = false; });
+    var preview = document.getElementById("preview");
+    if (preview) {
+      if (window.htmx) { htmx.trigger(preview, "htmx:abort"); }  /* a preview of the saved hand */
+      preview.textContent = "";
+    }
+    form.querySelectorAll(".field-error").forEach(function (el) { el.textContent = ""; });
+    var head = document.getElementById("entry-head"), box = document.getElementById("auction-seats");
+    if (head && box && head.dataset.auction) {
+      head.dataset.auction.split(" ").forEach(function (seat) {
+        var label = box.querySelector('label[data-seat="' + seat + '"]');
+        if (label) { box.appendChild(label); }
+      });
+    }
+  }
+
+  /* An answer of rows (a poll's, a saved hand's) adds the rows after those the sheet showed
+     when it was asked; another answer may have added them meanwhile (a poll crossing a save).
+     Such a late answer is dropped, and the sheet asks again with what it shows now. A whole
+     sheet (HX-Reswap) replaces everything and is never late. */
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var config = e.detail.requestConfig, xhr = e.detail.xhr;
+    if (!config || !config.elt || !xhr || xhr.status !== 200 || xhr.getResponseHeader("HX-Reswap")) { return; }
+    if (config.elt.id !== "sheet-state" && config.elt.id !== "hand-form") { return; }
+    var seen = document.getElementById("sheet-seen"), sent = config.parameters || {};
+    if (!seen || sent.n === undefined) { return; }
+    var now = seen.querySelector("input[name=n]").value + " " + seen.querySelector("input[name=h]").value;
+    if (now !== sent.n + " " + sent.h) {
+      e.detail.shouldSwap = false;
+      refresh();
+    }
+  });
+
   /* The fixed bar may grow with its message: the field at fault must end above it. */
   function aboveBar(el) {
     var bar = document.getElementById("action-bar");
@@ -242,10 +283,12 @@
     var over = el.getBoundingClientRect().bottom + 8 - bar.getBoundingClientRect().top;
     if (over > 0) { window.scrollBy(0, over); }
   }
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (e) {
     var form = document.getElementById("hand-form");
     var wrong = null;
-    if (pending !== null) {
+    /* Only the answer to the hand form settles its hand (a preview answered late does not). */
+    var config = e.detail.requestConfig;
+    if (pending !== null && config && config.elt && config.elt.id === "hand-form") {
       var saved = !form || Number(form.elements.number.value) > pending;
       var row = document.getElementById("hand-" + pending);
       if (saved && row && !document.querySelector("#bar-msg .refused")) {
@@ -253,6 +296,7 @@
         transient = { kind: "sent", text: t("saved", pending) };
         keepShell();
       }
+      if (saved && form) { blankForm(form); }
       pending = null;
       wrong = saved ? null : document.querySelector("#entry .field-error:not(:empty), #entry .errorlist");
       if (wrong) { wrong.scrollIntoView({ block: "center" }); } else { toFormTop(); }

@@ -81,7 +81,7 @@ def test_play_a_whole_game_by_tapping(page, live_server, club, players, alice) -
     banner = page.inner_text("#game-over")
     assert "Ann & Bob win: they reached 60." in banner
     assert page.locator("#hand-form").count() == 0
-    assert page.locator("svg.chart polyline").count() == 2
+    assert page.locator("svg.chart path.side").count() == 2
     screenshot(page, "game-over")
     page.click("text=Print view")
     page.wait_for_selector("table.paper-sheet")
