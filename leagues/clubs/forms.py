@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from kaiser_league.collation import NameOrderedModelChoiceField
 from kaiser_league.inputs import NameField, model_choice_field
 from leagues.clubs.models import Club
-from leagues.clubs.roles import Role
+from leagues.clubs.roles import Role, role_invitable
 
 
 class SignUpForm(UserCreationForm):
@@ -99,7 +99,7 @@ def confirmation_help(club: Club, in_progress: int) -> str:
     return " ".join((on, off))
 
 
-INVITABLE_ROLES = [(r.value, r.label) for r in Role if r != Role.OWNER]
+INVITABLE_ROLES = [(r.value, r.label) for r in Role if role_invitable(r)]
 
 
 class InvitationForm(forms.Form):

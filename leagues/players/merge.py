@@ -156,7 +156,8 @@ def player_merge(*, kept: Player, merged: Player, by: User | None) -> PlayerMerg
     merge runs makes it refuse rather than fail."""
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=kept.club_id).first()
-        if not may(club_actor(kept.club_id, by), PLAYERS_MERGE, PlayerFacts(club_id=kept.club_id)):
+        actor = club_actor(kept.club_id, by)
+        if not may(actor, PLAYERS_MERGE, PlayerFacts(club_id=kept.club_id)):
             raise LeagueError(_("Only an owner or a director merges players."))
         locked = {
             player.pk: player
@@ -170,8 +171,10 @@ def player_merge(*, kept: Player, merged: Player, by: User | None) -> PlayerMerg
             raise LeagueError(_("One of these players no longer exists (merged or deleted)."))
         kept, merged = locked[kept.pk], locked[merged.pk]
         preview = merge_preview(kept=kept, merged=merged)
-        if preview.refusal:
-            raise LeagueError(preview.refusal)
+        facts = PlayerFacts(club_id=kept.club_id, merge_refusal=preview.refusal)
+        decision = may(actor, PLAYERS_MERGE, facts)
+        if not decision:
+            raise LeagueError(decision.reason)
         game_ids = list(Seat.objects.filter(player=merged).values_list("game_id", flat=True))
         try:
             # A savepoint: a rival request seating both players in one game, or entering both
