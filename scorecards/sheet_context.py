@@ -7,6 +7,7 @@ import uuid
 from collections import Counter
 from typing import Any
 
+from django.middleware.csrf import get_token
 from django.utils.translation import gettext as _
 
 from kaiser_league.http import HtmxHttpRequest
@@ -38,13 +39,15 @@ from scorecards.selectors import (
 )
 from scorecards.services import seat_of
 from scorecards.sheet import (
+    RowMarks,
+    rows_digest,
+    rows_html,
     score_chart,
     sheet_notices,
     sheet_rows,
     sheet_version,
     side_names,
 )
-from scorecards.sheet_cache import blank_fields_html, rows_with_html
 from scorecards.table_phone import (
     corrected_numbers,
     game_names,
@@ -112,20 +115,6 @@ def entry_context(
     }
 
 
-def entry_fields(entry: dict[str, Any]) -> dict[str, Any]:
-    """`entry` with `fields_html`: its blank tap fields drawn (or "", see `blank_fields_html`),
-    called by the template only where the form is shown, and at most once."""
-    drawn: list[str] = []
-
-    def fields_html() -> str:
-        if not drawn:
-            drawn.append(blank_fields_html(entry))
-        return drawn[0]
-
-    entry["fields_html"] = fields_html
-    return entry
-
-
 def sheet_context(
     request: HtmxHttpRequest,
     access: GameAccess,
@@ -150,11 +139,14 @@ def sheet_context(
     # the same the services check, so the page offers exactly what the server takes.
     now = game_now_of(game, place, hands, confirm_asked=needs_confirming)
     corrected = corrected_numbers(game, hands)
-    rows = rows_with_html(
-        game,
-        sheet_rows(score, hands, names),
+    rows = sheet_rows(score, hands, names)
+    confirm = confirm_context(request, access, hands, names, now=now)
+    marks = RowMarks(
         corrected=corrected,
         needs_confirming=needs_confirming,
+        confirmable=confirm["numbers"],
+        confirmer=confirm["name"],
+        csrf_token=get_token(request) if confirm["numbers"] else "",
     )
     return {
         "place": place,
@@ -169,6 +161,11 @@ def sheet_context(
         "names": names,
         "sides": sides,
         "rows": rows,
+        "marks": marks,
+        # Drawn only where the template shows every row (a small answer draws its new ones).
+        "rows_html": lambda: rows_html(game.pk, rows, marks),
+        # What this phone's sheet shows, sent back with its polls and hands (`sheet_seen`).
+        "seen": {"v": sheet_version(game), "n": len(rows), "h": rows_digest(rows, marks, sides)},
         "notices": [
             *round_ended_notice(game, score, sides),
             *sheet_notices(score, sides, raised=bool(last and last.target_raised)),
@@ -184,12 +181,12 @@ def sheet_context(
         "sheet_texts": sheet_texts(),
         "needs_confirming": needs_confirming,
         "unconfirmed": needs_confirming and any(h.confirmed_at is None for h in hands),
-        "confirm": confirm_context(request, access, hands, names, now=now),
+        "confirm": confirm,
         "table_link": link,
         # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
         "table_qr": table_qr(link) if link and not request.htmx else "",
-        "entry": entry_fields(
-            entry_context(game, rules, score, names, phone_seat=phone_seat(request, game), **entry)
+        "entry": entry_context(
+            game, rules, score, names, phone_seat=phone_seat(request, game), **entry
         ),
         "pot": _pot_context(game, score, names),
     }

@@ -120,6 +120,21 @@ def phone_seat(request: HttpRequest, game: Game) -> int | None:
     return None
 
 
+def account_name(user: Any) -> str:
+    """How a hand entered by no known seat is signed: the account, else "a phone at the
+    table"."""
+    if user is not None and user.is_authenticated:
+        return str(user.get_full_name() or user.get_username())
+    return _("a phone at the table")
+
+
+def seat_keep(request: HttpRequest, game: Game, seat: int) -> None:
+    """Mirror in the phone's server-side session a seat it claimed (a SeatClaim row)."""
+    seats = dict(request.session.get(SESSION_SEATS, {}))
+    seats[str(game.pk)] = seat
+    request.session[SESSION_SEATS] = seats
+
+
 def signature(request: HttpRequest, game: Game, names: list[str] | None = None) -> str:
     """Who entered a hand, as the sheet says it ("hand 5 was already entered by Ann"): the
     player holding this phone if it said so, else the account."""
@@ -128,10 +143,7 @@ def signature(request: HttpRequest, game: Game, names: list[str] | None = None) 
         names = game_names(game) if names is None else names
         if 0 <= seat < len(names):
             return names[seat]
-    user = request.user
-    if user.is_authenticated:
-        return user.get_full_name() or user.get_username()
-    return _("a phone at the table")
+    return account_name(request.user)
 
 
 def seat_remember(request: HttpRequest, game: Game, raw: str) -> int | None:
@@ -147,9 +159,7 @@ def seat_remember(request: HttpRequest, game: Game, raw: str) -> int | None:
     claim = seat_claim(game=game, seat=seat, phone=phone_id(request, create=True) or "", user=user)
     if claim is None:
         return None
-    seats = dict(request.session.get(SESSION_SEATS, {}))
-    seats[str(game.pk)] = claim.seat
-    request.session[SESSION_SEATS] = seats
+    seat_keep(request, game, claim.seat)
     return claim.seat
 
 

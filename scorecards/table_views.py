@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import format_html
@@ -19,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from kaiser_league.http import HtmxHttpRequest
+from kaiser_league.inputs import number_or_none
 from leagues.clubs.policy.games import state_decide
 from leagues.clubs.roles import HAND_ENTER
 from scorecards.access import GameAccess, game_for_member
@@ -39,24 +39,28 @@ from scorecards.selectors import (
 )
 from scorecards.services import (
     HandConflict,
+    HandRecorded,
     HandRefused,
-    hand_record,
     refusal_of,
 )
+from scorecards.services.submit import hand_enter
 from scorecards.sheet import (
+    rows_digest,
+    rows_html,
     sheet_notices,
     sheet_version,
     side_names,
 )
 from scorecards.sheet_context import TEMPLATE, sheet_context
 from scorecards.table_phone import (
-    SESSION_SEATS,
+    account_name,
     game_names,
     json_refusal,
     json_refusals,
+    phone_id,
+    phone_seat,
     redirect_303,
-    seat_remember,
-    signature,
+    seat_keep,
     wants_json,
 )
 
@@ -83,15 +87,24 @@ def game_sheet(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """For the other phones at the table: 204 (nothing rendered) while the game is unchanged
-    since version `v`; the sheet fragment (and a fresh entry form if hands were added or
-    removed since `n`) once it changed."""
+    since version `v`; once it changed, the rows after the phone's `n` first ones while those
+    read as they did (fingerprint `h`), else the whole sheet; and a fresh entry form when hands
+    were added or removed since `n`."""
     access = game_for_member(request, game_id, seats=False)
     game = access.game
     if request.GET.get("v") == sheet_version(game):
         return HttpResponse(status=204)
     context = sheet_context(request, access)
-    context["entry_oob"] = request.GET.get("n") != str(game.hand_count)
-    return render(request, TEMPLATE + "#polled", context)
+    new_hands = request.GET.get("n") != str(game.hand_count)
+    seen = sheet_seen(request.GET, context)
+    if seen is not None:
+        # The phone's taps of a hand another phone entered first are cleared with the form.
+        return rows_answer(request, context, seen, whole_entry=new_hands)
+    context["entry_oob"] = new_hands
+    response = render(request, TEMPLATE + "#polled", context)
+    response["HX-Retarget"] = "#sheet"
+    response["HX-Reswap"] = "outerHTML"
+    return response
 
 
 def _invalid(
@@ -138,7 +151,7 @@ def refused_answer(
     context = sheet_context(request, access, message=str(refusal))
     context["refusal"] = str(refusal)
     if request.htmx:
-        return render(request, TEMPLATE + "#submitted", context)
+        return _whole(request, context)
     return render(request, TEMPLATE, context, status=refusal.http_status)
 
 
@@ -153,35 +166,25 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     form = hand_form_parse(request.POST, rules, dealer=game.next_dealer)
     if form.hand is None:
         return _invalid(request, access, form)
+    user = request.user if request.user.is_authenticated else None
+    held = phone_seat(request, game)
+    named = number_or_none(
+        request.POST, "entered_as", minimum=0, maximum=game.rules_value.seats - 1
+    )
     try:
-        user = request.user if request.user.is_authenticated else None
-        seats_before = request.session.get(SESSION_SEATS)
-        try:
-            # The seat this phone names is claimed together with its hand: a refused hand leaves
-            # no claim behind, on the server or in the session.
-            with transaction.atomic():
-                try:
-                    seat = seat_remember(request, game, request.POST.get("entered_as", ""))
-                except HandRefused:
-                    seat = None  # the game takes no hand either: hand_record says why
-                if seat is None and access.membership is not None:
-                    seat = access.user_seat  # the signed-in member's own seat
-                recorded = hand_record(
-                    game=game,
-                    hand=form.hand,
-                    idempotency_key=form.idempotency_key,
-                    number=form.number,
-                    entered_by=user,
-                    entered_by_name=signature(request, game),
-                    entered_seat=seat,
-                    table_link=access.via_table_token,
-                )
-        except (HandConflict, HandRefused, KaiserError):
-            if seats_before is None:
-                request.session.pop(SESSION_SEATS, None)
-            else:
-                request.session[SESSION_SEATS] = seats_before
-            raise
+        entered = hand_enter(
+            game=game,
+            hand=form.hand,
+            idempotency_key=form.idempotency_key,
+            number=form.number,
+            by=user,
+            by_name=account_name(user),
+            phone=phone_id(request, create=True) if held is None and named is not None else None,
+            seat_held=held,
+            seat_named=named,
+            member_seat=access.user_seat if access.membership is not None else None,
+            table_link=access.via_table_token,
+        )
     except HandConflict as conflict:
         existing = conflict.existing
         if wants_json(request):
@@ -204,6 +207,9 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     except KaiserError as error:
         form.add_engine_error(_named_error(game, form.hand, error))
         return _invalid(request, access, form)
+    recorded = entered.recorded
+    if entered.claimed is not None:
+        seat_keep(request, game, entered.claimed)
     if wants_json(request):
         body = {
             "status": "created" if recorded.created else "duplicate",
@@ -213,20 +219,80 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         }
         return JsonResponse(body, status=201 if recorded.created else 200)
     if request.htmx:
-        if recorded.created:
-            # The locked copy the service saved: the new version for polling, and where the
-            # table stands in its round, without a read.
-            saved = recorded.hand.game
-            game.updated_at = saved.updated_at
-            game.hand_count = saved.hand_count
-            game.status = saved.status
-            for name, value in (place_values(saved) or {}).items():
-                setattr(game, name, value)
-        else:
-            game.refresh_from_db(fields=["updated_at", "hand_count", "status"])
-        context = sheet_context(request, access, hands=list(recorded.hands), score=recorded.score)
-        return render(request, TEMPLATE + "#submitted", context)
+        return _added(request, access, recorded, seat_changed=entered.claimed is not None)
     return redirect_303("game_sheet", game_id=game.pk)
+
+
+def _whole(request: HtmxHttpRequest, context: dict[str, Any]) -> HttpResponse:
+    """The whole sheet in place of the phone's, and a fresh entry form (the hand form swaps
+    nothing by itself: its small answers are all out of band)."""
+    response = render(request, TEMPLATE + "#submitted", context)
+    response["HX-Retarget"] = "#sheet"
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
+def _added(
+    request: HtmxHttpRequest, access: GameAccess, recorded: HandRecorded, *, seat_changed: bool
+) -> HttpResponse:
+    """The htmx answer to a saved hand: its row and the parts around it (status, totals, the
+    entry's head), out of band, when the phone's sheet showed every hand before it as they
+    stand (`sheet_seen`); else the whole sheet and a fresh entry."""
+    game = access.game
+    # The locked copy the service saved: the new version for polling, and where the table
+    # stands in its round, without a read.
+    if recorded.created:
+        saved = recorded.hand.game
+        game.updated_at = saved.updated_at
+        game.hand_count = saved.hand_count
+        game.status = saved.status
+        for name, value in (place_values(saved) or {}).items():
+            setattr(game, name, value)
+    else:
+        game.refresh_from_db(fields=["updated_at", "hand_count", "status"])
+    context = sheet_context(request, access, hands=list(recorded.hands), score=recorded.score)
+    seen = sheet_seen(request.POST, context)
+    if not recorded.created or seen != recorded.hand.number - 1:
+        return _whole(request, context)
+    return rows_answer(
+        request,
+        context,
+        seen,
+        whole_entry=bool(request.POST.get("redraw")),
+        seat_changed=seat_changed,
+    )
+
+
+def sheet_seen(data: QueryDict, context: dict[str, Any]) -> int | None:
+    """How many rows the phone's sheet shows as they stand now (`n`, when the fingerprint `h`
+    of its first `n` rows is that of the rows now), None when a row it shows has changed or
+    it says nothing."""
+    rows = context["rows"]
+    seen = number_or_none(data, "n", minimum=0, maximum=len(rows))
+    if seen is None:
+        return None
+    digest = rows_digest(rows[:seen], context["marks"], context["sides"])
+    return seen if data.get("h") == digest else None
+
+
+def rows_answer(
+    request: HtmxHttpRequest,
+    context: dict[str, Any],
+    seen: int,
+    *,
+    whole_entry: bool = False,
+    seat_changed: bool = False,
+) -> HttpResponse:
+    """The rows after the phone's `seen` first ones, with the sheet's status, totals and
+    state swapped out of band, and the entry's head (or the whole entry when `whole_entry`
+    or the form closed: it shows no form then)."""
+    rows = context["rows"]
+    context["added_html"] = rows_html(context["game"].pk, rows[seen:], context["marks"])
+    context["added_first"] = seen == 0 and bool(rows)
+    context["entry_oob"] = whole_entry or not context["entry_open"]
+    context["entry_parts"] = not context["entry_oob"]
+    context["seat_claimed"] = seat_changed
+    return render(request, TEMPLATE + "#added", context)
 
 
 def _conflict(request: HtmxHttpRequest, access: GameAccess, conflict: HandConflict) -> HttpResponse:
@@ -248,7 +314,7 @@ def _conflict(request: HtmxHttpRequest, access: GameAccess, conflict: HandConfli
         else ""
     )
     if request.htmx:
-        return render(request, TEMPLATE + "#submitted", context)
+        return _whole(request, context)
     return render(request, TEMPLATE, context, status=409)
 
 

@@ -4,7 +4,9 @@ a phone holding the table link."""
 
 from __future__ import annotations
 
+import re
 import uuid
+from urllib.parse import urlencode
 
 import pytest
 from django.db import connection
@@ -228,12 +230,23 @@ def test_plain_post_redirects_and_errors_rerender_with_422(as_bob, game) -> None
 
 
 def test_htmx_post_answers_the_sheet_and_a_fresh_form(as_bob, game) -> None:
+    """A phone that says nothing of its sheet gets the whole sheet and a fresh form (the small
+    answers, with the row alone, are tests/test_sheet_answers.py's)."""
     response = submit(as_bob, game, headers=HTMX)
     assert response.status_code == 200
     body = response.content.decode()
-    assert "<html" not in body
+    assert "<html" not in body and response["HX-Reswap"] == "outerHTML"
     assert 'id="sheet"' in body and 'id="hand-1"' in body
     assert 'id="entry" hx-swap-oob="true"' in body and "Hand 2" in body and "Cat deals" in body
+
+
+def test_htmx_post_from_the_sheet_answers_its_row(as_bob, game) -> None:
+    page = as_bob.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    response = as_bob.post(
+        reverse("hand_submit", args=[game.pk]), hand_data(number=1) | seen_of(page), headers=HTMX
+    )
+    body = response.content.decode()
+    assert 'id="hand-1"' in body and 'id="sheet"' not in body and "Cat deals" in body
 
 
 def test_htmx_refused_hand_shows_the_form_with_its_error(as_bob, game) -> None:
@@ -398,11 +411,21 @@ def test_hand_confirm_service_is_idempotent(game) -> None:
 # --- other phones: polling ------------------------------------------------------------------
 
 
+def seen_of(page: str) -> dict[str, str]:
+    """What the sheet's phone says it shows: the inputs of #sheet-seen (version, rows, and the
+    fingerprint of those rows), sent with its polls and hands."""
+    seen = re.search(r'<span id="sheet-seen".*?</span>', page, re.S)
+    assert seen, "no #sheet-seen"
+    return dict(re.findall(r'name="(\w)" value="([^"]*)"', seen[0]))
+
+
+def poll_query(page: str) -> str:
+    return urlencode(seen_of(page))
+
+
 def test_poll_answers_204_until_something_changes(as_bob, as_table, game) -> None:
     page = as_table.get(reverse("game_sheet", args=[game.pk]), headers=HTMX).content.decode()
-    start = page.index("/poll?") + len("/poll?")
-    query = page[start : page.index('"', start)].replace("&amp;", "&")
-    url = reverse("game_poll", args=[game.pk]) + "?" + query
+    url = reverse("game_poll", args=[game.pk]) + "?" + poll_query(page)
     nothing = as_table.get(url, headers=HTMX)
     assert nothing.status_code == 204 and nothing.content == b""
     submit(as_bob, game)
@@ -414,10 +437,8 @@ def test_poll_answers_204_until_something_changes(as_bob, as_table, game) -> Non
 
 def test_poll_is_cheap(as_table, game, django_assert_max_num_queries) -> None:
     page = as_table.get(reverse("game_sheet", args=[game.pk]), headers=HTMX).content.decode()
-    start = page.index("/poll?") + len("/poll?")
-    query = page[start : page.index('"', start)].replace("&amp;", "&")
     with django_assert_max_num_queries(2):
-        response = as_table.get(reverse("game_poll", args=[game.pk]) + "?" + query)
+        response = as_table.get(reverse("game_poll", args=[game.pk]) + "?" + poll_query(page))
     assert response.status_code == 204
 
 
