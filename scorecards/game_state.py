@@ -28,10 +28,9 @@ def closed_why(status: str, place: TablePlace | None, *, season_closed: bool = F
             "The season of this game is closed: its games stay as they are until an owner "
             "reopens it."
         )
-    if place is not None and place.night_over:
-        return _("This night is over: ask the director to correct a hand.")
-    if place is not None and place.round_closed:
-        return _("This round is over: ask the director to correct a hand.")
+    if place is not None and (place.night_over or place.round_closed):
+        # The table context words it: the night and its director are not scorecards' words.
+        return place.closed_message or _("The hands of this table are final.")
     if status == ABANDONED:
         return _("This game was abandoned: ask a scorer to correct it.")
     if status == FINISHED:

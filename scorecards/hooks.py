@@ -39,8 +39,9 @@ class TablePlace:
     the round over, may a hand go in); the words are the table context's, in its room's
     vocabulary (rounds, the director, the night), which scorecards shows and never writes:
     `heading` (the sheet's line: "Round 2 · hand 3 of 4"), `aside` (what follows it once the
-    round is over: "wait for the director's next draw") and `over_message` (why a hand is
-    refused once the round is over)."""
+    round is over: "wait for the director's next draw"), `over_message` (why a hand is refused
+    once the round is over) and `closed_message` (why the table's hands are final once its round
+    is closed or its night over, and who corrects them)."""
 
     round_number: int
     hands_per_round: int | None  # None: the round runs to the target or a time limit
@@ -51,6 +52,7 @@ class TablePlace:
     heading: str = ""
     aside: str = ""
     over_message: str = ""
+    closed_message: str = ""
 
     @property
     def tie_break(self) -> bool:

@@ -19,6 +19,7 @@ from leagues.clubs.roles import (
     TABLE_LINK_MANAGE,
     VIEW,
 )
+from leagues.tournaments.table_context import place_worded
 from scorecards.game_state import game_now
 from scorecards.hooks import TablePlace
 
@@ -40,14 +41,16 @@ ACTORS = {
 
 
 def _place(*, played: int = 2, round_closed: bool = False, night_over: bool = False) -> TablePlace:
-    return TablePlace(
-        round_number=1,
-        hands_per_round=4,
-        needed=4,
-        played=played,
-        round_closed=round_closed,
-        night_over=night_over,
-        over_message="Round over: every hand of round 1 is in.",
+    # In the tournament room's words, as its table context gives a place to the sheet.
+    return place_worded(
+        TablePlace(
+            round_number=1,
+            hands_per_round=4,
+            needed=4,
+            played=played,
+            round_closed=round_closed,
+            night_over=night_over,
+        )
     )
 
 

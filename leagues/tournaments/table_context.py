@@ -35,11 +35,11 @@ FIELDS = {
 }
 
 
-def place_words(place: TablePlace) -> tuple[str, str, str]:
-    """What the sheet says of a table's place in its round, in the night's words (scorecards
-    shows them, the tournament room writes them): its heading, the aside after it once the
-    round is over, and why a hand is refused then (`TablePlace.heading`, `aside`,
-    `over_message`)."""
+def place_worded(place: TablePlace) -> TablePlace:
+    """`place` with what the sheet says of it, in the night's words (scorecards shows them, the
+    tournament room writes them): its heading, the aside after it once the round is over, why a
+    hand is refused then, and why its hands are final once the round is closed or the night
+    over (`TablePlace.heading`, `aside`, `over_message`, `closed_message`)."""
     round_number = place.round_number
     if place.round_over:
         heading = _("Round %(round)s · round over") % {"round": round_number}
@@ -53,15 +53,20 @@ def place_words(place: TablePlace) -> tuple[str, str, str]:
         }
     else:
         heading = _("Round %(round)s · hand %(n)s") % {"round": round_number, "n": place.next_hand}
-    aside = ""
+    aside = closed = ""
     if place.night_over:
         aside = _("the night is over")
-    elif not place.round_closed:
+        closed = _("This night is over: ask the director to correct a hand.")
+    elif place.round_closed:
+        closed = _("This round is over: ask the director to correct a hand.")
+    else:
         aside = _("wait for the director’s next draw")
     over_message = _(
         "Round over: every hand of round %(round)s is in. Wait for the director's next draw."
     ) % {"round": round_number}
-    return heading, aside, over_message
+    return replace(
+        place, heading=heading, aside=aside, over_message=over_message, closed_message=closed
+    )
 
 
 class TournamentTableContext:
@@ -94,8 +99,7 @@ class TournamentTableContext:
             round_closed=value("round_status") == RoundStatus.CLOSED,
             night_over=tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED),
         )
-        heading, aside, over_message = place_words(place)
-        return replace(place, heading=heading, aside=aside, over_message=over_message)
+        return place_worded(place)
 
     def uncounted(self) -> Q:
         # A correlated NOT EXISTS: exact for games that are no table (no join to make nullable).
