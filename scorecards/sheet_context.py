@@ -140,7 +140,14 @@ def sheet_context(
     now = game_now_of(game, place, hands, confirm_asked=needs_confirming)
     corrected = corrected_numbers(game, hands)
     rows = sheet_rows(score, hands, names)
-    confirm = confirm_context(request, access, hands, names, now=now)
+    confirm = confirm_context(
+        access,
+        hands,
+        names,
+        now=now,
+        user=request.user if request.user.is_authenticated else None,
+        phone=phone_id(request),
+    )
     marks = RowMarks(
         corrected=corrected,
         needs_confirming=needs_confirming,
@@ -193,12 +200,13 @@ def sheet_context(
 
 
 def confirm_context(
-    request: HtmxHttpRequest,
     access: GameAccess,
     hands: list[Hand],
     names: list[str],
     *,
     now: GameNow,
+    user: Any,
+    phone: str | None,
 ) -> dict[str, Any]:
     """Who this viewer confirms as, and which hands: `seat` and `name` (the seat the server
     knows holds this person, `scorecards.services.seat_of`; None when it knows none), `claim`
@@ -206,7 +214,8 @@ def confirm_context(
     `numbers` (the hands this viewer may confirm, each a ✓ on its row). Decided by the policy
     (`HAND_CONFIRM`, `SEAT_CLAIM`), as the confirmation itself is, so the sheet offers exactly
     the ✓ the server accepts. Nothing is asked where no confirmation is taken now (none asked,
-    no power, an abandoned game, an ended night, a closed season)."""
+    no power, an abandoned game, an ended night, a closed season). `user` is the signed-in
+    account (None: none), `phone` this browser's phone id."""
     game = access.game
     nothing: dict[str, Any] = {
         "asked": False,
@@ -217,8 +226,6 @@ def confirm_context(
     }
     if not now.confirm_asked or not access.may(HAND_CONFIRM, now):
         return nothing
-    user = request.user if request.user.is_authenticated else None
-    phone = phone_id(request)
     member = access.membership is not None
     seat = None
     if user or phone:
