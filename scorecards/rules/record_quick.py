@@ -19,7 +19,7 @@ Pure: data in, data out.
 
 from __future__ import annotations
 
-from operator import add, itemgetter
+from operator import add, is_, itemgetter
 from typing import Any
 
 from scorecards.rules.calls import MAX_HANDS
@@ -44,42 +44,64 @@ _PLAIN_KINDS = frozenset(("trump", "no", "low"))
 
 # `rules_build` of the `rules` objects met, by their settings: a club's records repeat one rules
 # object, and checking it (every setting's type, range and combination) costs as much as scoring
-# twenty hands. Only objects whose every value is a plain number, truth value, text or null are
-# kept (the key holds each value's type: `true` is not 1), only valid ones, only so many.
-# Each is kept as its `_plan`.
+# twenty hands. Only valid objects are kept, only so many, each as its `_plan` with the values it
+# was built from. The key is the names and values as Python compares them, where `true` equals
+# 1 and 7.0 equals 7: a value is the one remembered only when it is the same object, or of the
+# same type (`_rules`).
+_RULES: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
+_RULES_KEPT = 256
 # The valid auctions met under one Rules, by dealer then calls (`_auction_won`).
 _Auctions = list[dict[tuple[str, ...], tuple[int, str, int]]]
-_RULES: dict[tuple[Any, ...] | None, tuple[Any, ...]] = {}
-_RULES_KEPT = 256
 _AUCTIONS_KEPT = 256  # valid auctions remembered per rules and dealer (`_auction_won`)
 _ABSENT = object()  # a field left out (None is one given as null)
 _PLAIN_VALUES = frozenset((int, str, bool, type(None)))
+_STANDARD: list[tuple[Any, ...]] = []  # the plan of the standard game (no rules given)
+# The names, values and plan of the last rules object met (one entry, replaced whole).
+_LAST: list[tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]] = [((), (object(),), ())]
 
 
 def _rules(data: Any) -> tuple[Any, ...] | None:
     """The `_plan` of `rules_build(data)`, remembered; None where `rules_build` would raise or
-    the object is not plain. `data` _ABSENT: no rules given, the standard game (None is rules
-    given as null, which is refused)."""
+    the object is not a dict of plain values. `data` _ABSENT: no rules given, the standard game
+    (None is rules given as null, which is refused)."""
     if data is _ABSENT:
-        data = key = None
-    else:
-        if type(data) is not dict:
-            return None
-        values = tuple(data.values())
-        types = tuple(map(type, values))
-        if not _PLAIN_VALUES.issuperset(types):
-            return None
-        key = (tuple(data), values, types)
+        if not _STANDARD:
+            _STANDARD.append(_plan(rules_build()))
+        return _STANDARD[0]
+    if type(data) is not dict:
+        return None
+    values = tuple(data.values())
+    # The rules object of the record before, the same objects again (records written from one
+    # Rules): no need to look further.
+    last_names, last_values, last_plan = _LAST[0]
+    if (
+        len(values) == len(last_values)
+        and all(map(is_, values, last_values))
+        and all(map(is_, data, last_names))
+    ):
+        return last_plan
+    key = (*data, *values)
     try:
-        return _RULES[key]
+        known, plan = _RULES[key]
     except KeyError:
-        pass
+        known = ()
+    except TypeError:  # a value that is not hashable: not a plain one
+        return None
+    # The same objects (a record written from a Rules), else values of the same types.
+    if known and (
+        all(map(is_, values, known)) or list(map(type, values)) == list(map(type, known))
+    ):
+        _LAST[0] = (tuple(data), values, plan)
+        return plan
+    if not _PLAIN_VALUES.issuperset(map(type, values)):
+        return None
     try:
         plan = _plan(rules_build(data))
     except KaiserError:
         return None
     if len(_RULES) < _RULES_KEPT:
-        _RULES[key] = plan
+        _RULES[key] = (values, plan)
+    _LAST[0] = (tuple(data), values, plan)
     return plan
 
 
@@ -265,13 +287,13 @@ def record_quick(record: Any) -> dict[str, Any] | None:
                     and 0 <= three < side_count
                 )
                 if plain and side_count == 2:
-                    first, second = tricks
+                    took_first, took_second = tricks
                     plain = (
-                        type(first) is int
-                        and type(second) is int
-                        and first >= 0
-                        and second >= 0
-                        and first + second == total
+                        type(took_first) is int
+                        and type(took_second) is int
+                        and took_first >= 0
+                        and took_second >= 0
+                        and took_first + took_second == total
                     )
                 elif plain:
                     for count in tricks:
@@ -285,7 +307,13 @@ def record_quick(record: Any) -> dict[str, Any] | None:
             # `scoring._scored` under simple rules, written out.
             before = scores
             hand_bid_out = bid_out  # the one in force when the hand began
-            points = tricks[:]  # a list of the record's whole numbers (checked above)
+            # The record's whole numbers (checked above), in lists of the document's own.
+            if side_count == 2:
+                points = [took_first, took_second]
+                tricks = [took_first, took_second]
+            else:
+                points = tricks[:]
+                tricks = tricks[:]
             points[five] += heart_bonus
             points[three] += spade_penalty
             bidding = bidder % side_count
@@ -366,7 +394,7 @@ def record_quick(record: Any) -> dict[str, Any] | None:
                     "side": bidding,
                     "bid": bid,
                     "kind": kind,
-                    "tricks": tricks[:],
+                    "tricks": tricks,
                     "points": points,
                     "five_hearts": five,
                     "three_spades": three,

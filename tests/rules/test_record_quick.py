@@ -142,8 +142,25 @@ def test_its_memos_stay_small_whatever_the_records() -> None:
         )
     assert len(quick_module._RULES) <= quick_module._RULES_KEPT
     rules = rules_build()
-    for auctions in quick_module._RULES[None][2] if None in quick_module._RULES else []:
-        assert len(auctions) <= quick_module._AUCTIONS_KEPT
+    for record in ({"hands": []}, {"rules": {}, "hands": []}):
+        record["seats"] = list(SEATS[:4])
+        record_score(record)
+    for plan in [quick_module._STANDARD[0], *(plan for _, plan in quick_module._RULES.values())]:
+        assert all(len(auctions) <= quick_module._AUCTIONS_KEPT for auctions in plan[2])
     with pytest.raises(RulesError):
         record_score({"rules": {"target": 600}, "seats": list(SEATS[:4]), "hands": []})
     assert rules == rules_build()
+
+
+def test_a_rules_object_changed_between_records_is_read_again() -> None:
+    rules = rules_build({"kaiser_40": True}).as_dict()
+    record = {"rules": rules, "seats": list(SEATS[:4]), "hands": []}
+    record_score(record)
+    rules["kaiser_40"] = 1  # equal to true, but not a truth value
+    same_answer(record)
+    rules["kaiser_40"] = False
+    assert record_score(record) == general(record)
+    del rules["kaiser_40"]
+    rules["kaiser40"] = False  # a setting it does not know
+    same_answer(record)
+    same_answer({"rules": {"kaiser_40": None}, "seats": list(SEATS[:4]), "hands": []})
