@@ -53,4 +53,5 @@ urlpatterns = [
     path("", include("leagues.standings.urls")),
     path("clubs/<slug:slug>/games/new", start_views.club_game_new, name="club_game_new"),
     path("", include("leagues.urls")),
+    path("", include("leagues.hall.urls")),
 ]
