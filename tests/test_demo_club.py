@@ -28,8 +28,17 @@ def test_demo_club_prints_the_address_make_run_serves(capsys) -> None:
 
 
 def test_make_run_passes_host_and_port_to_the_demo_club() -> None:
+    import subprocess
+    import sys
     from pathlib import Path
 
-    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
-    assert "demo_club --base-url http://$(HOST):$(PORT)" in makefile
-    assert "runserver $(HOST):$(PORT)" in makefile
+    root = Path(__file__).resolve().parent.parent
+    planned = subprocess.run(
+        ["make", "-n", "run", "HOST=127.0.0.1", "PORT=8101", f"PYTHON={sys.executable}"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "demo_club --base-url http://127.0.0.1:8101" in planned
+    assert "runserver 127.0.0.1:8101" in planned
