@@ -22,7 +22,7 @@ from scorecards.rules import (
     record_score,
     rules_build,
 )
-from scorecards.rules import record_quick as quick_module
+from scorecards.rules import record_plan as quick_module
 from scorecards.rules.record_quick import record_quick
 
 from .strategies import game_strategy, played
