@@ -9,7 +9,9 @@ import re
 import uuid
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from leagues.demo import demo_game_play
@@ -217,3 +219,24 @@ def test_the_small_answer_in_french(as_bob, long_game) -> None:
     response = as_bob.post(url, hand(number=67) | seen(html), headers=headers)
     assert "Main 68" in response.content.decode()
     assert len(response.content) < 3 * 1024, len(response.content)
+
+
+def test_the_small_answer_costs_no_more_queries_than_the_whole_sheet(
+    as_bob, long_game, django_assert_max_num_queries
+) -> None:
+    """A saved hand answered with its row reads what the whole-sheet answer read (the names
+    and corrected marks once each), no query per hand: 11 statements at most, as before
+    (tests/test_table_sheet.py counts the whole-sheet answer alike)."""
+    html = page(as_bob, long_game)
+    url = reverse("hand_submit", args=[long_game.pk])
+    with CaptureQueriesContext(connection) as queries:
+        response = as_bob.post(url, hand(number=67) | seen(html), headers=HTMX)
+    control = ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT", "ROLLBACK")
+    statements = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(control)]
+    assert len(statements) <= 11, statements
+    assert "HX-Reswap" not in response and 'id="hand-67"' in response.content.decode()
+    state = seen(response.content.decode())
+    hand_record(game=long_game, hand=HandInput(thrown_in=True))
+    with django_assert_max_num_queries(6):
+        polled = poll(as_bob, long_game, state)
+    assert re.findall(r'<tr [^>]*id="hand-(\d+)"', polled.content.decode()) == ["68"]
