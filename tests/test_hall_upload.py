@@ -182,14 +182,14 @@ def test_a_file_changed_after_export_is_refused_whole(club) -> None:
     ("data", "field"),
     [
         (b"\xff\xfe", "file"),
-        (b"[" * 100_000, "file"),
+        (b"[" * 100_000, "[0][0][0]"),  # too deep, refused before parsing, at its place
         (b'{"format": "kaiser-game/1"}', "format"),
     ],
 )
 def test_a_file_that_is_no_bundle_is_refused_naming_the_place(data: bytes, field: str) -> None:
     with pytest.raises(BundleError) as refused:
         bundle_read(data)
-    assert refused.value.field == field
+    assert refused.value.field.startswith(field)
 
 
 def test_a_night_still_going_on_is_not_exported(club) -> None:

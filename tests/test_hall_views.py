@@ -121,3 +121,16 @@ def test_the_commands_carry_a_night_from_one_club_to_another(club, alice, tmp_pa
     uploaded = Tournament.objects.get(club=server)
     assert out.getvalue().strip() == str(uploaded.pk)
     assert Club.objects.count() == 1 and Season.objects.filter(club=server).count() == 1
+
+
+def test_a_night_still_going_on_sends_the_director_back_to_its_page(club, alice) -> None:
+    import datetime
+
+    from leagues.tournaments.services import tournament_create
+
+    night = tournament_create(
+        club=club, name="Tonight", date=datetime.date(2026, 11, 20), rounds=2, hands_per_round=2
+    )
+    answer = client_for(alice).get(reverse("night_bundle", args=[night.pk]), follow=True)
+    assert answer.redirect_chain[-1][0] == night.get_absolute_url()
+    assert "Only a finished night" in answer.content.decode()

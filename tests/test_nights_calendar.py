@@ -53,13 +53,14 @@ def test_a_member_finds_the_feed_on_the_club_page_and_a_calendar_app_reads_it(cl
     assert b"\r\n" in answer.content  # RFC 5545 line ends
 
 
-def test_without_the_key_the_feed_is_only_for_a_public_club(club, charlie) -> None:
+def test_without_the_key_the_feed_is_for_members_or_a_public_club(club, bob, charlie) -> None:
     _nights(club)
     other = Club.objects.create(name="Other", slug="other")
     Membership.objects.create(club=other, user=charlie, role=Role.OWNER)
     url = reverse("club_nights_calendar", args=[club.slug])
     assert client_for(None).get(url).status_code == 404
     assert client_for(charlie).get(url).status_code == 404
+    assert client_for(bob).get(url).status_code == 200  # a member, in the browser
     assert client_for(None).get(url + f"?key={calendar_key(other)}").status_code == 404
     assert client_for(None).get(url + "?key=x" * 3).status_code == 404
     club.standings_public = True

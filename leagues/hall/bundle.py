@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from kaiser_league.json_read import JsonRefused, json_read
 from leagues.tournaments.models import (
     RoundEnd,
     SitOutScore,
@@ -225,9 +226,9 @@ def bundle_read(data: bytes) -> NightBundle:
     if len(data) > MAX_BUNDLE_BYTES:
         raise BundleError("file", _("the file is larger than a night bundle can be"))
     try:
-        document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise BundleError("file", _("the file is not a night bundle (JSON)")) from None
+        document = json_read(data)
+    except JsonRefused as error:
+        raise BundleError(error.path or "file", error.message) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise BundleError("format", _("the file is not a %(format)s bundle") % {"format": FORMAT})
     body = {name: value for name, value in document.items() if name != "digest"}

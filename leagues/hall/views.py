@@ -36,12 +36,14 @@ from scorecards.importing import message_shorten
 
 @require_GET
 def night_bundle_download(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
-    """The finished night as a `kaiser-night/1` file; a night still going on answers 409."""
+    """The finished night as a `kaiser-night/1` file; for a night still going on, back to its
+    page with the reason (the page offers the file only once the night is over)."""
     night = tournament_for_member(request, tournament_id, TOURNAMENTS_RUN).tournament
     try:
         document = night_bundle(night)
     except BundleError as error:
-        return HttpResponse(error.message, status=409, content_type="text/plain; charset=utf-8")
+        messages.error(request, error.message)
+        return redirect(night)
     response = HttpResponse(
         json.dumps(document, ensure_ascii=False, indent=1),
         content_type="application/json; charset=utf-8",

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from kaiser_league.http import absolute_url
+from leagues.clubs.access import membership_of
 from leagues.clubs.models import Club
 from leagues.tournaments.calendar import calendar_key_valid, nights_calendar
 from leagues.tournaments.models import Tournament
@@ -17,11 +18,14 @@ MAX_NIGHTS = 500
 
 @require_GET
 def club_nights_calendar(request: HttpRequest, slug: str) -> HttpResponse:
-    """GET ?key=...: the `.ics` feed of the club's nights. Http404 without the club's key,
-    unless the club's standings are public (the same answer for a club that does not exist)."""
+    """GET ?key=...: the `.ics` feed of the club's nights, for a calendar app holding the club's
+    key, a signed-in member, or anyone when the club's standings are public; Http404 else (the
+    same answer for a club that does not exist)."""
     club = Club.objects.filter(slug=slug).first()
     if club is None or not (
-        club.standings_public or calendar_key_valid(club, request.GET.get("key", ""))
+        club.standings_public
+        or calendar_key_valid(club, request.GET.get("key", ""))
+        or membership_of(request, club) is not None
     ):
         raise Http404("No such calendar")
     nights = Tournament.objects.filter(club=club).order_by("-date", "-pk")[:MAX_NIGHTS]
