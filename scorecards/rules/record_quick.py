@@ -101,6 +101,7 @@ def record_quick(record: Any) -> dict[str, Any] | None:
     dealer = first_dealer
     finished, winner, reason = False, None, None
     hands: list[dict[str, Any]] = []
+    append = hands.append
     won: tuple[int, str, int] | None
     tricks: Any
     five: Any
@@ -258,7 +259,7 @@ def record_quick(record: Any) -> dict[str, Any] | None:
                 if ends
                 else None
             )
-            hands.append(
+            append(
                 {
                     "number": number,
                     "dealer": dealer,
@@ -283,7 +284,7 @@ def record_quick(record: Any) -> dict[str, Any] | None:
                 finished = True
                 winner, reason = end
         elif type(raw) is dict and len(raw) == 1 and raw.get("thrown_in") is True:
-            hands.append(
+            append(
                 {
                     "number": number,
                     "dealer": dealer,
@@ -307,7 +308,7 @@ def record_quick(record: Any) -> dict[str, Any] | None:
                     hand_score = _play(rules, table, HandInput.from_dict(raw, number), number)
             except KaiserError:
                 return None
-            hands.append(hand_score.as_result())
+            append(hand_score.as_result())
             scores, target, bid_out = list(table.scores), table.target, table.bid_out
             dealer, finished = table.dealer, table.finished
             winner, reason = table.winner, table.reason
