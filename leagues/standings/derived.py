@@ -287,8 +287,11 @@ class RatingAfter:
 
 
 def rating_model() -> PlackettLuce:
-    """OpenSkill's Plackett-Luce model with its defaults (mu 25, sigma 25/3): deterministic."""
-    return PlackettLuce()
+    """OpenSkill's Plackett-Luce model with its defaults (mu 25, sigma 25/3): deterministic.
+    `limit_sigma`: a game never raises a player's sigma (the model's tau would, a little, on
+    every game), so a win, which always raises mu, never lowers the shown ordinal
+    (mu - 3 sigma): see docs/ratings.md."""
+    return PlackettLuce(limit_sigma=True)
 
 
 def _rating_of(
