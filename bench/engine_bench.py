@@ -11,7 +11,9 @@ Then the whole-record path beside a plain loop: the standard game's records scor
 `record_score` and by `plain_score`, a plain-Python scorer of the same records (read the dict,
 check each hand's fields, score the standard rules, build the same result document) written
 here as the baseline the engine must keep up with. The plain loop is checked to give the same
-documents before it is timed; the ratio printed is engine time / plain time (at most 1: as fast).
+documents before it is timed; the two are timed in turns, on this process's CPU time (a machine
+busy with other work slows both alike), and the ratio printed is engine time / plain time, best
+run against best run (at most 1: as fast).
 """
 
 from __future__ import annotations
