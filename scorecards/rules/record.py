@@ -194,7 +194,16 @@ def record_score(record: Mapping[str, Any]) -> dict[str, Any]:
     """Score a `kaiser-game/1` record: its `kaiser-result/1` document (with the `pot` account
     when the record has a pot), or the KaiserError (RulesError, RecordError, HandError) of the
     first thing wrong with it."""
-    quick = record_quick(record)  # the common record, in one pass (the same document)
+    # The common record in one pass (the same document); a day it names is checked first,
+    # and a wrong one left to the general path, which says what is wrong first.
+    checked = False
+    if type(record) is dict and "played_on" in record:
+        try:
+            played_on_parse(record["played_on"])
+            checked = True
+        except RecordError:
+            pass
+    quick = record_quick(record, played_on_checked=checked)
     if quick is not None:
         return quick
     parsed = record_parse(record)

@@ -42,10 +42,16 @@ _AUCTION_BID_FIELDS = itemgetter("auction", "bidder", "bid", *_CARDS)
 _AUCTION_FIELDS = itemgetter("auction", *_CARDS)
 
 
-def record_quick(record: Any) -> dict[str, Any] | None:
+def record_quick(record: Any, *, played_on_checked: bool = False) -> dict[str, Any] | None:
     """The `kaiser-result/1` document of a record the fast path takes (see the module
-    docstring), the same as `record_score`'s; None for any other record, error or not."""
-    if type(record) is not dict or not record.keys() <= _RECORD_KEYS or "played_on" in record:
+    docstring), the same as `record_score`'s; None for any other record, error or not. A record
+    with a `played_on` is taken only when the caller has checked it (`played_on_checked`: the
+    day is the record's business, not the score's)."""
+    if (
+        type(record) is not dict
+        or not record.keys() <= _RECORD_KEYS
+        or ("played_on" in record and not played_on_checked)
+    ):
         return None
     if record.get("format", "kaiser-game/1") != "kaiser-game/1":
         return None

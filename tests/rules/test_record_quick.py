@@ -164,3 +164,15 @@ def test_a_rules_object_changed_between_records_is_read_again() -> None:
     rules["kaiser40"] = False  # a setting it does not know
     same_answer(record)
     same_answer({"rules": {"kaiser_40": None}, "seats": list(SEATS[:4]), "hands": []})
+
+
+def test_a_record_with_its_day_takes_the_fast_path() -> None:
+    hand = {"bidder": 1, "bid": 8, "tricks": [3, 5], "five_hearts": 1, "three_spades": 0}
+    record = {"seats": list(SEATS[:4]), "played_on": "2026-11-20", "hands": [hand]}
+    assert record_quick(record) is None  # the day not checked by the caller
+    quick = record_quick(record, played_on_checked=True)
+    assert quick is not None and json.dumps(quick) == json.dumps(general(record))
+    same_answer(record)
+    for day in ("2026-02-30", "20261120", None, 20261120):
+        same_answer({**record, "played_on": day, "seats": ["Ann"]})
+        same_answer({**record, "played_on": day})
