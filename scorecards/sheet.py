@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -105,100 +105,91 @@ class RowMarks:
     csrf_token: str = ""
 
 
-def _bid_html(row: SheetRow) -> SafeString:
-    scored = row.scored
-    if scored.thrown_in:
-        return format_html("{}", _("thrown in"))
-    badges = []
-    if row.doubled:
-        badges.append(mark_safe(' <span class="badge">×2</span>'))
-    if not scored.made:
-        badges.append(format_html(' <span class="badge set">{}</span>', _("set")))
-    if scored.target_raised:
-        target = _("target %(t)s") % {"t": scored.target}
-        badges.append(format_html(' <span class="badge">{}</span>', target))
-    return format_html(
-        '<span class="bidder">{}</span> <b>{}</b>{}',
-        row.bidder_name,
-        row.bid_label,
-        mark_safe("".join(badges)),
-    )
+class _RowDrawer:
+    """Draws rows of one game for one viewer: the words, the links' stem and the escaped names
+    looked up once, then one f-string per row (a page draws every row: format_html and
+    reverse() per cell cost some ten times as much)."""
 
+    def __init__(self, game_id: int, marks: RowMarks) -> None:
+        self.marks = marks
+        stem = reverse("hand_detail", args=[game_id, 1])
+        # "/games/7/hands/1/" -> "/games/7/hands/": each hand's address is the stem + number.
+        self.stem = escape(stem[: -len("1/")])
+        self.confirm_stem = escape(reverse("hand_confirm", args=[game_id, 1])[: -len("1/confirm")])
+        self.history = _("Hand %(n)s: history")
+        self.corrected = format_html(
+            ' <a href="{{url}}" class="badge corrected" title="{}">{}</a>',
+            _("Corrected: see the history"),
+            _("corrected"),
+        )
+        self.thrown = escape(_("thrown in"))
+        self.set = format_html(' <span class="badge set">{}</span>', _("set"))
+        self.target = _("target %(t)s")
+        self.confirm_label = _("✓ %(name)s: confirm hand %(n)s")
+        self.confirm_text = escape(_("✓ %(name)s") % {"name": marks.confirmer})
+        self.token = escape(marks.csrf_token)
 
-def _confirm_html(game_id: int, row: SheetRow, marks: RowMarks) -> SafeString:
-    number = row.scored.number
-    if row.confirmed:
-        assert row.hand is not None
-        return format_html(' <span class="ok" title="{}">✓</span>', row.hand.confirmed_by_name)
-    if number not in marks.confirmable:
-        return mark_safe("")
-    url = reverse("hand_confirm", args=[game_id, number])
-    label = _("✓ %(name)s: confirm hand %(n)s") % {"name": marks.confirmer, "n": number}
-    return format_html(
-        ' <form method="post" action="{url}" hx-post="{url}" hx-target="#sheet"'
-        ' hx-swap="outerHTML" class="confirm">'
-        '<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
-        '<button type="submit" class="secondary small" aria-label="{label}">{text}</button>'
-        "</form>",
-        url=url,
-        token=marks.csrf_token,
-        label=label,
-        text=_("✓ %(name)s") % {"name": marks.confirmer},
-    )
+    def bid(self, row: SheetRow) -> str:
+        scored = row.scored
+        if scored.thrown_in:
+            return self.thrown
+        html = (
+            f'<span class="bidder">{escape(row.bidder_name)}</span> <b>{escape(row.bid_label)}</b>'
+        )
+        if row.doubled:
+            html += ' <span class="badge">×2</span>'
+        if not scored.made:
+            html += self.set
+        if scored.target_raised:
+            html += f' <span class="badge">{escape(self.target % {"t": scored.target})}</span>'
+        return html
+
+    def confirm(self, row: SheetRow) -> str:
+        number = row.scored.number
+        if row.confirmed:
+            assert row.hand is not None
+            return f' <span class="ok" title="{escape(row.hand.confirmed_by_name)}">✓</span>'
+        if number not in self.marks.confirmable:
+            return ""
+        url = f"{self.confirm_stem}{number}/confirm"
+        label = escape(self.confirm_label % {"name": self.marks.confirmer, "n": number})
+        return (
+            f' <form method="post" action="{url}" hx-post="{url}" hx-target="#sheet"'
+            ' hx-swap="outerHTML" class="confirm">'
+            f'<input type="hidden" name="csrfmiddlewaretoken" value="{self.token}">'
+            f'<button type="submit" class="secondary small" aria-label="{label}">'
+            f"{self.confirm_text}</button></form>"
+        )
+
+    def row(self, row: SheetRow) -> str:
+        marks = self.marks
+        number = row.scored.number
+        url = f"{self.stem}{number}/"
+        unconfirmed = " unconfirmed" if marks.needs_confirming and not row.confirmed else ""
+        corrected = self.corrected.replace("{url}", url) if number in marks.corrected else ""
+        cells = "".join(
+            f'<td class="num side-{side}{" bidding" if cell.bidding else ""}">'
+            f'<small class="delta">{_signed(cell.delta)}</small> <b>{cell.total}</b></td>'
+            for side, cell in enumerate(row.cells)
+        )
+        confirm = self.confirm(row) if marks.needs_confirming else ""
+        label = escape(self.history % {"n": number})
+        return (
+            f'<tr class="{row.css}{unconfirmed}" id="hand-{number}"><td class="num">'
+            f'<a href="{url}" aria-label="{label}">{number}</a>{corrected}</td>'
+            f"<td>{escape(row.dealer_name)}</td><td>{self.bid(row)}{confirm}</td>{cells}</tr>\n"
+        )
 
 
 def _signed(delta: int) -> str:
     return f"+{delta}" if delta > 0 else str(delta)
 
 
-def row_html(game_id: int, row: SheetRow, marks: RowMarks) -> SafeString:
-    """One row of the sheet (`<tr id="hand-N">`), drawn in Python: a page draws every row, and
-    a template costs some ten times as much per row."""
-    number = row.scored.number
-    url = reverse("hand_detail", args=[game_id, number])
-    unconfirmed = marks.needs_confirming and not row.confirmed
-    corrected = (
-        format_html(
-            ' <a href="{}" class="badge corrected" title="{}">{}</a>',
-            url,
-            _("Corrected: see the history"),
-            _("corrected"),
-        )
-        if number in marks.corrected
-        else ""
-    )
-    cells = format_html_join(
-        "",
-        '<td class="num side-{}{}"><small class="delta">{}</small> <b>{}</b></td>',
-        (
-            (
-                side,
-                " bidding" if cell.bidding else "",
-                f"+{cell.delta}" if cell.delta > 0 else str(cell.delta),
-                cell.total,
-            )
-            for side, cell in enumerate(row.cells)
-        ),
-    )
-    return format_html(
-        '<tr class="{css}{unconfirmed}" id="hand-{n}"><td class="num"><a href="{url}"'
-        ' aria-label="{label}">{n}</a>{corrected}</td><td>{dealer}</td><td>{bid}{confirm}</td>'
-        "{cells}</tr>\n",
-        css=row.css,
-        unconfirmed=" unconfirmed" if unconfirmed else "",
-        n=number,
-        url=url,
-        label=_("Hand %(n)s: history") % {"n": number},
-        corrected=corrected,
-        dealer=row.dealer_name,
-        bid=_bid_html(row),
-        confirm=_confirm_html(game_id, row, marks) if marks.needs_confirming else "",
-        cells=cells,
-    )
-
-
 def rows_html(game_id: int, rows: Sequence[SheetRow], marks: RowMarks) -> SafeString:
-    return mark_safe("".join(row_html(game_id, row, marks) for row in rows))
+    """The sheet's rows (`<tr id="hand-N">` each), drawn in Python: every name and word
+    escaped here."""
+    drawer = _RowDrawer(game_id, marks)
+    return mark_safe("".join(drawer.row(row) for row in rows))
 
 
 def rows_digest(rows: Sequence[SheetRow], marks: RowMarks, sides: Sequence[str]) -> str:
