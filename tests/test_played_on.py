@@ -23,6 +23,7 @@ from scorecards.models import Game
 from scorecards.rules import RecordError, record_parse, record_score
 from tests.conftest import client_for
 from tests.examples import valid_examples
+from tests.player_page_queries import PLAYER_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +88,7 @@ def test_an_imported_day_is_kept_exported_backed_up_and_listed_in_date_order(
 
     # The player page lists the games by the day played (latest first), not by import.
     ann = Player.objects.get(club=club, name="Ann")
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(PLAYER_PAGE_QUERIES):
         page = as_bob.get(reverse("player_detail", args=[club.slug, ann.pk])).content.decode()
     nov_at, sept_at = _order_on(page, "Nov. 6, 2026", "Sept. 14, 2026")
     assert nov_at < sept_at

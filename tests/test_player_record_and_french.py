@@ -20,6 +20,7 @@ from leagues.standings.models import PlayerRating
 from scorecards.models import Game, GameStatus
 from tests.conftest import client_for
 from tests.leagues_helpers import two_games
+from tests.player_page_queries import PLAYER_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +51,7 @@ def test_player_page_lists_games_from_the_players_seat(
     user = request.getfixturevalue(who) if who else None
     url = reverse("player_detail", args=[club.slug, _ann(players).pk])
     client = client_for(user)
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(PLAYER_PAGE_QUERIES):
         response = client.get(url)
     assert response.status_code == status
     if status != 200:
@@ -74,7 +75,7 @@ def test_player_page_queries_do_not_grow_with_games(
     as_bob.get(url)
     for _ in range(5):
         two_games(club, season, {p.name: p for p in players})
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(PLAYER_PAGE_QUERIES):
         assert as_bob.get(url).status_code == 200
 
 

@@ -77,8 +77,9 @@ def test_every_game_of_a_season_is_explained_by_the_stored_ratings(club, season,
             line = explained[point.game_id]
             summary = summaries[point.game_id]
             side = next(
-                i for i, seats in enumerate(summary.sides) if player.pk in
-                [summary.players[s] for s in seats]
+                i
+                for i, seats in enumerate(summary.sides)
+                if player.pk in [summary.players[s] for s in seats]
             )
             assert line.side == side
             assert line.change == pytest.approx(point.ordinal - previous_ordinal, abs=1e-9)
@@ -89,7 +90,9 @@ def test_every_game_of_a_season_is_explained_by_the_stored_ratings(club, season,
             # Par from every seat's stored rating right before the game, found here by a walk.
             def before(pk, seq=point.seq):
                 last = [p for p in stored if p.player_id == pk and p.seq < seq]
-                return model.rating(mu=last[-1].mu, sigma=last[-1].sigma) if last else model.rating()
+                return (
+                    model.rating(mu=last[-1].mu, sigma=last[-1].sigma) if last else model.rating()
+                )
 
             teams = [[before(summary.players[s]) for s in seats] for seats in summary.sides]
             assert line.par == pytest.approx(model.predict_win(teams)[side])

@@ -26,6 +26,7 @@ from scorecards.models import Game, GameStatus, Hand
 from scorecards.rules import rules_build
 from scorecards.services import game_start, hand_record
 from tests.leagues_helpers import GAME_1, GAME_2, play, trump
+from tests.player_page_queries import PLAYER_PAGE_QUERIES
 
 pytestmark = pytest.mark.django_db
 
@@ -322,7 +323,7 @@ def test_the_player_page_says_which_finished_games_do_not_count(
     confirm_all(counted)
     play(club, season, [ann, bob, cat, dan], GAME_2)  # finished, waiting for confirmations
     url = reverse("player_detail", args=[club.slug, ann.pk])
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(PLAYER_PAGE_QUERIES):
         page = as_bob.get(url).content.decode()
     assert page.count("not counted") == 1
     confirm_all(Game.objects.exclude(pk=counted.pk).get())

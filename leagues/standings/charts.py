@@ -20,6 +20,14 @@ class LineChart:
     width: int = WIDTH
     height: int = HEIGHT
     zero_y: float | None = None  # where 0 falls, when it is in range
+    dots: tuple[ChartDot, ...] = ()  # each value's point, for its label
+
+
+@dataclass(frozen=True)
+class ChartDot:
+    x: float
+    y: float
+    value: float
 
 
 def line_chart(values: Sequence[float]) -> LineChart | None:
@@ -29,4 +37,7 @@ def line_chart(values: Sequence[float]) -> LineChart | None:
     low, high = min(values), max(values)
     scale = ChartScale(WIDTH, HEIGHT, PAD, low, high, len(values))
     zero = scale.y(0.0) if low <= 0 <= high else None
-    return LineChart(scale.points(list(values)), low, high, values[0], values[-1], zero_y=zero)
+    dots = tuple(ChartDot(scale.x(i), scale.y(v), v) for i, v in enumerate(values))
+    return LineChart(
+        scale.points(list(values)), low, high, values[0], values[-1], zero_y=zero, dots=dots
+    )

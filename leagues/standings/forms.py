@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.inputs import ObjectChoiceField, WholeNumberField, model_choice_field
-from leagues.clubs.models import Club, Season
+from leagues.clubs.models import Club, Player, Season
 
 
 class StandingsFilterForm(forms.Form):
@@ -24,3 +24,41 @@ class StandingsFilterForm(forms.Form):
         if seasons is not None:
             # The seasons are already loaded: no second query for the choices.
             field.choices = [(s.pk, str(s)) for s in seasons]
+
+
+class PlayerGamesFilterForm(forms.Form):
+    """The filter of a player's games (GET): season, partner, opponent, result."""
+
+    season = ObjectChoiceField(
+        queryset=Season.objects.none(), required=False, label=_("Season"), empty_label=_("All")
+    )
+    partner = ObjectChoiceField(
+        queryset=Player.objects.none(), required=False, label=_("Partner"), empty_label=_("Any")
+    )
+    opponent = ObjectChoiceField(
+        queryset=Player.objects.none(), required=False, label=_("Opponent"), empty_label=_("Any")
+    )
+    result = forms.ChoiceField(
+        required=False,
+        label=_("Result"),
+        choices=[
+            ("", _("Any")),
+            ("won", _("won")),
+            ("lost", _("lost")),
+            ("drawn", _("drawn")),
+            ("abandoned", _("abandoned")),
+            ("playing", _("in progress")),
+        ],
+    )
+
+    def __init__(self, *args, club: Club, seasons: list[Season], players: list, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        season = model_choice_field(self.fields, "season")
+        season.queryset = club.seasons.all()
+        # Loaded already: no query for the choices; the queryset validates a choice only when
+        # one is made.
+        season.choices = [("", _("All")), *((s.pk, str(s)) for s in seasons)]
+        for name in ("partner", "opponent"):
+            field = model_choice_field(self.fields, name)
+            field.queryset = Player.objects.filter(club=club)
+            field.choices = [("", _("Any")), *((p.pk, p.name) for p in players)]

@@ -12,12 +12,11 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from kaiser_league.collation import name_key
-from leagues.clubs.models import Club, Season
+from leagues.clubs.models import Club, PlayerMerge, Season
 from leagues.standings.models import (
     PartnershipStanding,
     PlayerRating,
     PlayerStanding,
-    RatingPoint,
     RatingSnapshot,
     RebuildFailure,
     RebuildKind,
@@ -114,11 +113,14 @@ def club_ratings_snapshot(club: Club):
     return RatingSnapshot.objects.filter(club=club).first()
 
 
-def player_games(player, limit: int = 50) -> list:
+def player_games(player, limit: int | None = None) -> list:
     """The player's games by the day played, latest first (`games_by_day`), with their seats
-    and season (for the player page), each with `counted` (`GameQuerySet.with_counted`)."""
-    games = games_of_player(player).with_counted().select_related("season")
-    return list(games_by_day(games.prefetch_related("seats"))[:limit])
+    and season (for the player page), each with `counted` (`GameQuerySet.with_counted`); the
+    latest `limit` only when given."""
+    games = games_by_day(
+        games_of_player(player).with_counted().select_related("season").prefetch_related("seats")
+    )
+    return list(games if limit is None else games[:limit])
 
 
 # What a game came to for one side of it, as a player's page lists it.
@@ -151,12 +153,15 @@ class PlayerGameLine:
     # Finished, yet not counted by the standings (`Game.objects.counted()`): it waits for a
     # confirmation, or was a table of a night called off.
     not_counted: bool
+    seat: int = 0  # the player's seat
+    partner_ids: tuple[tuple[int, str], ...] = ()  # (player id, name) of club players only
+    opponent_ids: tuple[tuple[int, str], ...] = ()
 
 
-def player_game_lines(player, limit: int = 50) -> list[PlayerGameLine]:
+def player_game_lines(player, limit: int | None = None) -> list[PlayerGameLine]:
     """The player's games by the day played, latest first, each with partners, opponents, the
-    side's score, won / lost / drawn / abandoned / playing, and whether it counts. Two queries,
-    whatever the number of games."""
+    side's score, won / lost / drawn / abandoned / playing, and whether it counts (every game,
+    or the latest `limit`). Two queries, whatever the number of games."""
     lines = []
     for game in player_games(player, limit):
         seats = sorted(game.seats.all(), key=lambda s: s.seat)
@@ -179,6 +184,17 @@ def player_game_lines(player, limit: int = 50) -> list[PlayerGameLine]:
                 opponent_scores=[scores[o] for o in others if o < len(scores)],
                 outcome=game_outcome(game, side),
                 not_counted=game.status == GameStatus.FINISHED and not game.counted,
+                seat=mine.seat,
+                partner_ids=tuple(
+                    (s.player_id, s.name)
+                    for s in seats
+                    if s.player_id and s.seat in rules.partners(mine.seat)
+                ),
+                opponent_ids=tuple(
+                    (s.player_id, s.name)
+                    for s in seats
+                    if s.player_id and rules.side_of(s.seat) != side
+                ),
             )
         )
     return lines
@@ -193,8 +209,11 @@ def player_partnerships(player) -> list:
     )
 
 
-def player_rating_points(player) -> list:
-    return list(RatingPoint.objects.filter(player=player).order_by("seq"))
+def player_merged_into(club: Club, player_id: int) -> int | None:
+    """The id of the player kept when player `player_id` of `club` was merged into them, or
+    None (one query)."""
+    merge = PlayerMerge.objects.filter(club=club, merged_player_id=player_id).order_by("-at")
+    return merge.values_list("kept_id", flat=True).first()
 
 
 def club_rebuild_failures(club: Club, season: Season | None) -> list[RebuildFailure]:

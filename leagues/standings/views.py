@@ -17,11 +17,17 @@ from kaiser_league.http import HtmxHttpRequest
 from kaiser_league.inputs import number_or_none
 from leagues.clubs.access import club_for_member, club_for_viewer, player_for_viewer
 from leagues.clubs.roles import SEASONS_MANAGE
-from leagues.clubs.selectors import club_seasons
-from leagues.standings import selectors, services
+from leagues.clubs.selectors import club_players_by_name, club_seasons
+from leagues.standings import player_page, selectors, services
 from leagues.standings.charts import line_chart
+from leagues.standings.explain import PROVISIONAL_GAMES
 from leagues.standings.exports import EXPORT_FORMATS, table_export
-from leagues.standings.forms import StandingsFilterForm
+from leagues.standings.forms import PlayerGamesFilterForm, StandingsFilterForm
+from leagues.standings.player_ratings import (
+    explanation_text,
+    player_explanations,
+    player_rating_points,
+)
 from leagues.standings.table_cache import table_html
 from leagues.standings.tables import (
     PER_PAGE,
@@ -37,23 +43,81 @@ TABLE_TARGET = "standings-table"  # the element htmx swaps on sort and page chan
 
 @require_GET
 def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
-    """A player's record: games, partners, rating over time (snapshots and stored games)."""
-    access, player = player_for_viewer(request, slug, player_id)
-    points = selectors.player_rating_points(player)
-    rating = selectors.club_player_ratings(access.club).filter(player=player).first()
-    return render(
-        request,
-        "leagues/player_detail.html",
-        {
-            "access": access,
-            "club": access.club,
-            "player": player,
-            "games": selectors.player_game_lines(player) if access.membership else [],
-            "partnerships": selectors.player_partnerships(player),
-            "rating": rating,
-            "chart": line_chart([p.ordinal for p in points]),
-        },
+    """A player's record: rating (each game explained), every game filtered by season, partner,
+    opponent and result (members only, like the games), the record with each partner and
+    against each opponent, bids by kind, the biggest hand, each season's pot balance and nights.
+    A merged player's old address leads to the player kept."""
+    try:
+        access, player = player_for_viewer(request, slug, player_id)
+    except Http404:
+        kept = selectors.player_merged_into(club_for_viewer(request, slug).club, player_id)
+        if kept is None:
+            raise
+        return redirect("player_detail", slug=slug, player_id=kept)
+    club = access.club
+    points = player_rating_points(player)
+    rating = selectors.club_player_ratings(club).filter(player=player).first()
+    context: dict[str, Any] = {
+        "access": access,
+        "club": club,
+        "player": player,
+        "rating": rating,
+        "provisional": rating is not None and rating.games < PROVISIONAL_GAMES,
+        "provisional_games": PROVISIONAL_GAMES,
+        "chart": line_chart([p.ordinal for p in points]),
+        "season_lines": player_page.player_season_lines(player),
+    }
+    for line in context["season_lines"]:
+        line.pot_text = cents_text(line.pot_balance)
+    if access.membership:
+        context.update(_player_games_context(request, club, player, points))
+    return render(request, "leagues/player_detail.html", context)
+
+
+def _player_games_context(request: HtmxHttpRequest, club, player, points) -> dict[str, Any]:
+    seasons = list(club_seasons(club))
+    form = PlayerGamesFilterForm(
+        request.GET or None, club=club, seasons=seasons, players=club_players_by_name(club)
     )
+    lines = selectors.player_game_lines(player)
+    if form.is_valid():
+        season, partner, opponent = (
+            form.cleaned_data[n] for n in ("season", "partner", "opponent")
+        )
+        result = form.cleaned_data["result"]
+        lines = [
+            line
+            for line in lines
+            if (season is None or line.game.season_id == season.pk)
+            and (partner is None or any(pk == partner.pk for pk, _n in line.partner_ids))
+            and (opponent is None or any(pk == opponent.pk for pk, _n in line.opponent_ids))
+            and (not result or line.outcome == result)
+        ]
+    counted = player_page.counted_lines(lines)
+    explained = player_explanations(player, points, [line.game.pk for line in counted])
+    you = player.user_id is not None and player.user_id == request.user.pk
+    rows = []
+    for line in lines:
+        why = explained.get(line.game.pk)
+        text = (
+            explanation_text(
+                why,
+                [name for _pk, name in line.partner_ids] or line.partners,
+                [name for _pk, name in line.opponent_ids] or line.opponents,
+                player.name,
+                you,
+            )
+            if why is not None
+            else ""
+        )
+        rows.append({"line": line, "explained": why, "explanation": text})
+    return {
+        "form": form,
+        "rows": rows,
+        "partner_records": player_page.partner_records(counted),
+        "opponent_records": player_page.opponent_records(counted),
+        "hands": player_page.player_hand_figures(counted),
+    }
 
 
 MAX_PAGE = 100_000
