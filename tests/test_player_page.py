@@ -19,7 +19,7 @@ from leagues.standings.models import PlayerStanding
 from scorecards.rules import NO_TRUMP_KINDS, game_score
 from scorecards.selectors import games_seats_and_inputs
 from tests.conftest import PASSWORD, client_for
-from tests.leagues_helpers import two_games
+from tests.leagues_helpers import GAME_1, play, two_games
 from tests.player_page_queries import PLAYER_PAGE_QUERIES, PLAYER_PAGE_QUERIES_FILTERED
 
 pytestmark = pytest.mark.django_db
@@ -237,3 +237,16 @@ def test_queries_do_not_grow_with_games(
     with django_assert_max_num_queries(PLAYER_PAGE_QUERIES_FILTERED):
         page = as_bob.get(_url(club, by_name["Ann"], **query)).content.decode()
     assert len(_outcomes(page)) == 7
+
+
+def test_a_guest_opponent_is_named_in_the_explanation(club, season, by_name, as_alice):
+    ann, bob, dan = (by_name[n] for n in ("Ann", "Bob", "Dan"))
+    play(club, season, [ann, "Guest", bob, dan], GAME_1)
+    rebuild.standings_rebuild(season_id=season.pk)
+    rebuild.ratings_rebuild(club_id=club.pk)
+    page = as_alice.get(_url(club, ann)).content.decode()
+    assert re.search(
+        r'<td class="explained">Ann and Bob were expected to take 50% of the points against '
+        r"Guest and Dan, and took 97%: \+\d",
+        page,
+    )

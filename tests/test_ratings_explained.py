@@ -14,7 +14,7 @@ from openskill.models import PlackettLuce
 from leagues.clubs.models import Player, Season
 from leagues.demo import demo_game_play
 from leagues.standings import rebuild
-from leagues.standings.derived import ratings_compute, rating_model
+from leagues.standings.derived import rating_model, ratings_compute
 from leagues.standings.explain import (
     PROVISIONAL_GAMES,
     GameExplained,

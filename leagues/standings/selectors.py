@@ -156,6 +156,7 @@ class PlayerGameLine:
     seat: int = 0  # the player's seat
     partner_ids: tuple[tuple[int, str], ...] = ()  # (player id, name) of club players only
     opponent_ids: tuple[tuple[int, str], ...] = ()
+    opponent_names: tuple[str, ...] = ()  # every opponent, guests included
 
 
 def player_game_lines(player, limit: int | None = None) -> list[PlayerGameLine]:
@@ -190,6 +191,7 @@ def player_game_lines(player, limit: int | None = None) -> list[PlayerGameLine]:
                     for s in seats
                     if s.player_id and s.seat in rules.partners(mine.seat)
                 ),
+                opponent_names=tuple(by_seat.get(s, "") for o in others for s in rules.sides[o]),
                 opponent_ids=tuple(
                     (s.player_id, s.name)
                     for s in seats

@@ -102,8 +102,8 @@ def _player_games_context(request: HtmxHttpRequest, club, player, points) -> dic
         text = (
             explanation_text(
                 why,
-                [name for _pk, name in line.partner_ids] or line.partners,
-                [name for _pk, name in line.opponent_ids] or line.opponents,
+                line.partners,
+                list(line.opponent_names),
                 player.name,
                 you,
             )
