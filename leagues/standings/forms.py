@@ -30,19 +30,22 @@ class PlayerGamesFilterForm(forms.Form):
     """The filter of a player's games (GET): season, partner, opponent, result."""
 
     season = ObjectChoiceField(
-        queryset=Season.objects.none(), required=False, label=_("Season"), empty_label=_("All")
+        queryset=Season.objects.none(),
+        required=False,
+        label=_("Season"),
+        empty_label=_("All seasons"),
     )
     partner = ObjectChoiceField(
-        queryset=Player.objects.none(), required=False, label=_("Partner"), empty_label=_("Any")
+        queryset=Player.objects.none(), required=False, label=_("Partner"), empty_label=_("Anyone")
     )
     opponent = ObjectChoiceField(
-        queryset=Player.objects.none(), required=False, label=_("Opponent"), empty_label=_("Any")
+        queryset=Player.objects.none(), required=False, label=_("Opponent"), empty_label=_("Anyone")
     )
     result = forms.ChoiceField(
         required=False,
         label=_("Result"),
         choices=[
-            ("", _("Any")),
+            ("", _("Any result")),
             ("won", _("won")),
             ("lost", _("lost")),
             ("drawn", _("drawn")),
@@ -57,8 +60,8 @@ class PlayerGamesFilterForm(forms.Form):
         season.queryset = club.seasons.all()
         # Loaded already: no query for the choices; the queryset validates a choice only when
         # one is made.
-        season.choices = [("", _("All")), *((s.pk, str(s)) for s in seasons)]
+        season.choices = [("", _("All seasons")), *((s.pk, str(s)) for s in seasons)]
         for name in ("partner", "opponent"):
             field = model_choice_field(self.fields, name)
             field.queryset = Player.objects.filter(club=club)
-            field.choices = [("", _("Any")), *((p.pk, p.name) for p in players)]
+            field.choices = [("", _("Anyone")), *((p.pk, p.name) for p in players)]
