@@ -96,7 +96,7 @@ def test_who_sees_the_page_and_its_games(
     assert "<polyline" in page and 'class="player-seasons"' in page
     # Games, partners and opponents are the members'.
     assert (_outcomes(page) == ["lost", "won"]) is games
-    assert ('class="records"' in page) is games and ('class="bids"' in page) is games
+    assert ('class="records"' in page) is games and ('class="player-bids"' in page) is games
 
 
 @pytest.mark.parametrize(
@@ -172,7 +172,7 @@ def test_bids_by_kind_and_the_biggest_hand_are_the_engines(played, club, by_name
                 expected[kind][0 if hand.made else 1] += 1
             biggest = max(biggest or hand.delta[side], hand.delta[side])
     page = as_alice.get(_url(club, ann)).content.decode()
-    rows = {row[0]: [int(row[1]), int(row[2])] for row in _table(page, "bids")}
+    rows = {row[0]: [int(row[1]), int(row[2])] for row in _table(page, "player-bids")}
     assert rows == expected and sum(map(sum, expected.values())) > 0
     assert f"Biggest hand: +{biggest} on hand" in page
 
@@ -190,7 +190,7 @@ def test_each_game_explained_in_words_for_the_player_themself(played, club, by_n
     ann.user = bob
     ann.save()
     page = client_for(bob).get(_url(club, ann)).content.decode()
-    explained = re.findall(r'<td class="explained">(.*?)</td>', page, re.S)
+    explained = re.findall(r'<td class="explained"[^>]*>(.*?)</td>', page, re.S)
     assert re.match(
         r"You and Cat were expected to take \d+% of the points against Bob and Dan; "
         r"you took 0%: [+\u2212\u00b1]\d+\.\d",
@@ -246,7 +246,7 @@ def test_a_guest_opponent_is_named_in_the_explanation(club, season, by_name, as_
     rebuild.ratings_rebuild(club_id=club.pk)
     page = as_alice.get(_url(club, ann)).content.decode()
     assert re.search(
-        r'<td class="explained">Ann and Bob were expected to take 50% of the points against '
+        r'<td class="explained" colspan="5">Ann and Bob were expected to take 50% of the points against '
         r"Guest and Dan, and took 97%: \+\d",
         page,
     )
