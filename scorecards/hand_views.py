@@ -51,10 +51,10 @@ from scorecards.services import (
 from scorecards.sheet_context import TEMPLATE, entry_context, sheet_context
 from scorecards.table_phone import (
     game_names,
+    held_seat,
     json_refusal,
     json_refusals,
     phone_id,
-    phone_seat,
     redirect_303,
     seat_remember,
     signature,
@@ -76,7 +76,7 @@ def hand_undo_last(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         hand_undo(
             game=game,
             by=user,
-            by_name=signature(request, game),
+            by_name=signature(game, seat=held_seat(request.session, game), user=request.user),
             table_link=access.via_table_token,
         )
     except HandRefused as refusal:
@@ -103,7 +103,7 @@ def hand_confirm_view(request: HtmxHttpRequest, game_id: int, number: int) -> Ht
             game=game,
             number=number,
             by=user,
-            phone=phone_id(request),
+            phone=phone_id(request.session),
             table_link=access.via_table_token,
         )
     except HandRefused as refusal:
@@ -131,9 +131,9 @@ def game_seat_claim(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     access = game_for_member(request, game_id, HAND_ENTER, seats=False)
     game = access.game
     raw = request.POST.get("seat", "")
-    held = phone_seat(request, game)
+    held = held_seat(request.session, game)
     try:
-        seat = seat_remember(request, game, raw)
+        seat = seat_remember(request.session, game, raw, request.user)
     except HandRefused as refusal:
         return refused_answer(request, access, refusal)
     if seat is None or (held is None and raw != str(seat)):
@@ -252,7 +252,9 @@ def hand_detail(request: HtmxHttpRequest, game_id: int, number: int) -> HttpResp
                     number=number,
                     hand=form.hand,
                     by=user,
-                    by_name=signature(request, game, names),
+                    by_name=signature(
+                        game, seat=held_seat(request.session, game), user=request.user, names=names
+                    ),
                     reason=request.POST.get("reason", ""),
                 )
             except HandRefused as refusal:

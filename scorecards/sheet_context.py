@@ -51,6 +51,7 @@ from scorecards.sheet import (
 from scorecards.table_phone import (
     corrected_numbers,
     game_names,
+    held_seat,
     phone_id,
     phone_seat,
 )
@@ -146,7 +147,7 @@ def sheet_context(
         names,
         now=now,
         user=request.user if request.user.is_authenticated else None,
-        phone=phone_id(request),
+        phone=phone_id(request.session),
     )
     marks = RowMarks(
         corrected=corrected,
@@ -193,7 +194,12 @@ def sheet_context(
         # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
         "table_qr": table_qr(link) if link and not request.htmx else "",
         "entry": entry_context(
-            game, rules, score, names, phone_seat=phone_seat(request, game), **entry
+            game,
+            rules,
+            score,
+            names,
+            phone_seat=phone_seat(game, held=held_seat(request.session, game), user=request.user),
+            **entry,
         ),
         "pot": _pot_context(game, score, names),
     }

@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
@@ -67,11 +68,12 @@ def json_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
     return wrapped
 
 
-def phone_id(request: HttpRequest, *, create: bool = False) -> str | None:
-    phone = request.session.get(SESSION_PHONE)
+def phone_id(session: SessionBase, *, create: bool = False) -> str | None:
+    """This phone's random id, kept in its server-side session (made now when `create`)."""
+    phone = session.get(SESSION_PHONE)
     if not isinstance(phone, str) and create:
         phone = secrets.token_urlsafe(16)
-        request.session[SESSION_PHONE] = phone
+        session[SESSION_PHONE] = phone
     return phone if isinstance(phone, str) else None
 
 
@@ -106,13 +108,17 @@ def corrected_numbers(game: Game, hands: list[Hand]) -> set[int]:
     return game_corrected_numbers(game) if hands else set()
 
 
-def phone_seat(request: HttpRequest, game: Game) -> int | None:
-    """This phone's seat as the server knows it: its claim (mirrored in the server-side session)
-    or, on a page that read the seats, the seat of the signed-in member's player."""
-    seat = request.session.get(SESSION_SEATS, {}).get(str(game.pk))
-    if isinstance(seat, int):
-        return seat
-    user = request.user
+def held_seat(session: SessionBase, game: Game) -> int | None:
+    """The seat this phone claimed in `game`, as its server-side session mirrors it."""
+    seat = session.get(SESSION_SEATS, {}).get(str(game.pk))
+    return seat if isinstance(seat, int) else None
+
+
+def phone_seat(game: Game, *, held: int | None, user: Any) -> int | None:
+    """This phone's seat as the server knows it: its claim (`held`, see `held_seat`) or, on a
+    page that read the seats, the seat of the signed-in member's player."""
+    if held is not None:
+        return held
     if user.is_authenticated and "seats" in getattr(game, "_prefetched_objects_cache", {}):
         for row in game.seats.all():
             if row.player is not None and row.player.user_id == user.pk:
@@ -128,38 +134,38 @@ def account_name(user: Any) -> str:
     return _("a phone at the table")
 
 
-def seat_keep(request: HttpRequest, game: Game, seat: int) -> None:
+def seat_keep(session: SessionBase, game: Game, seat: int) -> None:
     """Mirror in the phone's server-side session a seat it claimed (a SeatClaim row)."""
-    seats = dict(request.session.get(SESSION_SEATS, {}))
+    seats = dict(session.get(SESSION_SEATS, {}))
     seats[str(game.pk)] = seat
-    request.session[SESSION_SEATS] = seats
+    session[SESSION_SEATS] = seats
 
 
-def signature(request: HttpRequest, game: Game, names: list[str] | None = None) -> str:
+def signature(game: Game, *, seat: int | None, user: Any, names: list[str] | None = None) -> str:
     """Who entered a hand, as the sheet says it ("hand 5 was already entered by Ann"): the
-    player holding this phone if it said so, else the account."""
-    seat = phone_seat(request, game)
+    player holding this phone (`seat`, see `phone_seat`) if it said so, else the account."""
     if seat is not None:
         names = game_names(game) if names is None else names
         if 0 <= seat < len(names):
             return names[seat]
-    return account_name(request.user)
+    return account_name(user)
 
 
-def seat_remember(request: HttpRequest, game: Game, raw: str) -> int | None:
+def seat_remember(session: SessionBase, game: Game, raw: str, user: Any) -> int | None:
     """The seat holding this phone: its earlier claim, else the one it names now if that seat is
-    free (claimed on the server, once for the game). A phone never moves to another seat."""
-    held = request.session.get(SESSION_SEATS, {}).get(str(game.pk))
-    if isinstance(held, int):
+    free (claimed on the server, once for the game, and mirrored in its `session`). A phone
+    never moves to another seat."""
+    held = held_seat(session, game)
+    if held is not None:
         return held
     seat = number_or_none({"seat": raw}, "seat", minimum=0, maximum=game.rules_value.seats - 1)
     if seat is None:
         return None
-    user = request.user if request.user.is_authenticated else None
-    claim = seat_claim(game=game, seat=seat, phone=phone_id(request, create=True) or "", user=user)
+    user = user if user is not None and user.is_authenticated else None
+    claim = seat_claim(game=game, seat=seat, phone=phone_id(session, create=True) or "", user=user)
     if claim is None:
         return None
-    seat_keep(request, game, claim.seat)
+    seat_keep(session, game, claim.seat)
     return claim.seat
 
 

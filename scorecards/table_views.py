@@ -55,10 +55,10 @@ from scorecards.sheet_context import TEMPLATE, sheet_context
 from scorecards.table_phone import (
     account_name,
     game_names,
+    held_seat,
     json_refusal,
     json_refusals,
     phone_id,
-    phone_seat,
     redirect_303,
     seat_keep,
     wants_json,
@@ -167,7 +167,7 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if form.hand is None:
         return _invalid(request, access, form)
     user = request.user if request.user.is_authenticated else None
-    held = phone_seat(request, game)
+    held = held_seat(request.session, game)
     named = number_or_none(
         request.POST, "entered_as", minimum=0, maximum=game.rules_value.seats - 1
     )
@@ -179,7 +179,9 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             number=form.number,
             by=user,
             by_name=account_name(user),
-            phone=phone_id(request, create=True) if held is None and named is not None else None,
+            phone=phone_id(request.session, create=True)
+            if held is None and named is not None
+            else None,
             seat_held=held,
             seat_named=named,
             member_seat=access.user_seat if access.membership is not None else None,
@@ -209,7 +211,7 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return _invalid(request, access, form)
     recorded = entered.recorded
     if entered.claimed is not None:
-        seat_keep(request, game, entered.claimed)
+        seat_keep(request.session, game, entered.claimed)
     if wants_json(request):
         body = {
             "status": "created" if recorded.created else "duplicate",
