@@ -246,7 +246,7 @@ def test_a_guest_opponent_is_named_in_the_explanation(club, season, by_name, as_
     rebuild.ratings_rebuild(club_id=club.pk)
     page = as_alice.get(_url(club, ann)).content.decode()
     assert re.search(
-        r'<td class="explained" colspan="5">Ann and Bob were expected to take 50% of the points against '
-        r"Guest and Dan, and took 97%: \+\d",
+        r'<td class="explained" colspan="5">Ann and Bob were expected to take 50% of the points '
+        r"against Guest and Dan, and took 97%: \+\d",
         page,
     )
