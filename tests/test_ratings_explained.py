@@ -128,7 +128,7 @@ def test_limit_sigma_is_what_keeps_a_favourites_win_from_lowering_the_rating():
             [model.rating(mu=rng.uniform(0, 50), sigma=rng.uniform(0.5, 9)) for _ in range(2)]
             for _ in range(rng.choice((2, 3)))
         ]
-        ranks = [0, *sorted(rng.choice((1, 2)) for _ in teams[1:])]
+        ranks: list[float] = [0, *sorted(rng.choice((1, 2)) for _ in teams[1:])]
         after = model.rate(teams, ranks=ranks)
         for before, rated in zip(teams[0], after[0], strict=True):
             assert rated.ordinal() >= before.ordinal() - 1e-12
