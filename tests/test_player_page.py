@@ -250,3 +250,8 @@ def test_a_guest_opponent_is_named_in_the_explanation(club, season, by_name, as_
         r"against Guest and Dan, and took 97%: \+\d",
         page,
     )
+
+
+def test_the_ratings_page_says_when_a_rating_stops_being_provisional(played, club, as_bob):
+    page = as_bob.get(reverse("ratings", args=[club.slug])).content.decode()
+    assert "A rating is provisional until 10 games." in page

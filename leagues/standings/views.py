@@ -240,6 +240,7 @@ def ratings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "table": table,
             "snapshot": selectors.club_ratings_snapshot(club),
             "table_target": TABLE_TARGET,
+            "provisional_games": PROVISIONAL_GAMES,
         },
     )
 
