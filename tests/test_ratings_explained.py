@@ -28,6 +28,7 @@ from leagues.standings.player_ratings import (
     player_explanations,
     player_rating_points,
 )
+from leagues.standings.ratings import ratings_append
 from leagues.standings.summaries import counted_results
 from scorecards.rules import rules_build
 from scorecards.services import game_start
@@ -62,7 +63,17 @@ def _share(scores: list[int], side: int) -> float:
     return above[side] / sum(above) if sum(above) else 1 / len(scores)
 
 
-def test_every_game_of_a_season_is_explained_by_the_stored_ratings(club, season, played):
+@pytest.mark.parametrize("appended", [False, True])
+def test_every_game_of_a_season_is_explained_by_the_stored_ratings(club, season, played, appended):
+    if appended:
+        # A game added on its own on top of the stored ratings (ratings_append) is explained
+        # the same way.
+        game = game_start(seats=played[:4], rules=rules_build({"preset": "standard"}), club=club)
+        game.season = season
+        game.save()
+        demo_game_play(game, random.Random(5))
+        rebuild.standings_rebuild(season_id=season.pk)
+        assert ratings_append(club.pk, game.pk) is not None
     model = PlackettLuce(limit_sigma=True)
     summaries = {s.game_id: s for s in GameSummary.objects.filter(game__season=season)}
     stored = list(RatingPoint.objects.filter(player__club=club).order_by("seq"))
