@@ -97,6 +97,8 @@ def test_who_sees_the_page_and_its_games(
     # Games, partners and opponents are the members'.
     assert (_outcomes(page) == ["lost", "won"]) is games
     assert ('class="records"' in page) is games and ('class="player-bids"' in page) is games
+    # The pot is money: the members' only, as on the season's pot page.
+    assert ("Pot balance" in page) is games
 
 
 @pytest.mark.parametrize(
