@@ -168,9 +168,8 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return _invalid(request, access, form)
     user = request.user if request.user.is_authenticated else None
     held = held_seat(request.session, game)
-    named = number_or_none(
-        request.POST, "entered_as", minimum=0, maximum=game.rules_value.seats - 1
-    )
+    data = request.POST
+    named = number_or_none(data, "entered_as", minimum=0, maximum=game.rules_value.seats - 1)
     try:
         entered = hand_enter(
             game=game,
