@@ -73,8 +73,12 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tables2",
     "axes",
-    "leagues",
+    # The rooms, lowest first (CONTRIBUTING.md, "Map"); `leagues` is the assembly that wires them.
+    "leagues.clubs",
     "scorecards",
+    "leagues.standings",
+    "leagues.tournaments",
+    "leagues",
 ]
 
 MIDDLEWARE = [

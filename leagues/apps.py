@@ -1,10 +1,12 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _
 
 
 class LeaguesConfig(AppConfig):
+    """The assembly: it holds no model of its own (the rooms `clubs`, `standings` and
+    `tournaments` are apps of their own), only the wiring, the admin, backups, the demo club,
+    management commands and template tags."""
+
     name = "leagues"
-    verbose_name = _("Clubs and seasons")
 
     def ready(self) -> None:
         # The rooms are wired here, where every room may be imported: clubs and scorecards

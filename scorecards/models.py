@@ -79,10 +79,10 @@ class GameQuerySet(models.QuerySet["Game"]):
 
 class Game(models.Model):
     club = models.ForeignKey(
-        "leagues.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="games"
+        "clubs.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="games"
     )
     season = models.ForeignKey(
-        "leagues.Season", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+        "clubs.Season", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
     )
     table_label = models.CharField(_("table"), max_length=40, blank=True)
     # Every setting, frozen when the game starts (Rules.as_dict()): a later change to the season's
@@ -193,7 +193,7 @@ class Seat(models.Model):
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=80)
     player = models.ForeignKey(
-        "leagues.Player",
+        "clubs.Player",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,

@@ -38,8 +38,7 @@ ROOMS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
         4,
         (
             "kaiser_league.urls",
-            "leagues",  # the package itself and what no room claims: apps, admin, models
-            "leagues.models",
+            "leagues",  # the package itself and what no room claims: apps, admin
             "leagues.apps",
             "leagues.admin",
             "leagues.backup",

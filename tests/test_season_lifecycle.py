@@ -451,7 +451,7 @@ def test_the_admin_deletes_a_club_that_ran_a_night(club, season, by_name) -> Non
     _club_with_a_night(club, season, by_name)
     admin = get_user_model().objects.create_superuser("root", "root@example.com", PASSWORD)
     client = client_for(admin)
-    url = reverse("admin:leagues_club_delete", args=[club.pk])
+    url = reverse("admin:clubs_club_delete", args=[club.pk])
     page = client.get(url)
     assert page.status_code == 200
     assert "protected" not in page.content.decode()

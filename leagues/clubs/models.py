@@ -46,6 +46,8 @@ class Club(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        # Every table keeps its name from when this room was part of the `leagues` app.
+        db_table = "leagues_club"
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
@@ -73,6 +75,7 @@ class Membership(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "leagues_membership"
         verbose_name = _("membership")
         verbose_name_plural = _("memberships")
         constraints = [
@@ -104,6 +107,7 @@ class Player(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "leagues_player"
         ordering = ["name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
@@ -144,6 +148,7 @@ class Season(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "leagues_season"
         ordering = ["-starts_on", "name"]
         verbose_name = _("season")
         verbose_name_plural = _("seasons")
@@ -177,6 +182,7 @@ class PlayerMerge(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "leagues_playermerge"
         ordering = ["-at", "-pk"]
 
     def __str__(self) -> str:
@@ -199,6 +205,7 @@ class Invitation(models.Model):
     max_uses = models.PositiveSmallIntegerField(_("uses"), default=1)
 
     class Meta:
+        db_table = "leagues_invitation"
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
@@ -229,6 +236,7 @@ class InvitationUse(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "leagues_invitationuse"
         ordering = ["invitation", "at"]
 
     def __str__(self) -> str:

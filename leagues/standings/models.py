@@ -18,6 +18,9 @@ class StandingsSnapshot(models.Model):
     games = models.PositiveIntegerField(default=0)
     hands = models.PositiveIntegerField(default=0)
 
+    class Meta:
+        db_table = "leagues_standingssnapshot"
+
     def __str__(self) -> str:
         return f"Standings of {self.season} at {self.computed_at:%Y-%m-%d %H:%M:%S}"
 
@@ -77,6 +80,8 @@ class PlayerStanding(StandingFigures):
     pot_balance = models.IntegerField(_("pot balance"), default=0)
 
     class Meta:
+        # Every table keeps its name from when this room was part of the `leagues` app.
+        db_table = "leagues_playerstanding"
         ordering = ["-wins", "player__name"]
         constraints = [
             models.UniqueConstraint(fields=["season", "player"], name="standing_player_once"),
@@ -96,6 +101,7 @@ class PartnershipStanding(StandingFigures):
     second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
 
     class Meta:
+        db_table = "leagues_partnershipstanding"
         ordering = ["-wins", "first__name"]
         constraints = [
             models.UniqueConstraint(
@@ -122,6 +128,9 @@ class RatingSnapshot(models.Model):
     last_game_id = models.PositiveBigIntegerField(null=True, blank=True)
     rated_players = models.PositiveIntegerField(default=0)
 
+    class Meta:
+        db_table = "leagues_ratingsnapshot"
+
     def __str__(self) -> str:
         return f"Ratings of {self.club} at {self.computed_at:%Y-%m-%d %H:%M:%S}"
 
@@ -138,6 +147,7 @@ class PlayerRating(models.Model):
     games = models.PositiveIntegerField(_("games"), default=0)
 
     class Meta:
+        db_table = "leagues_playerrating"
         ordering = ["-ordinal"]
 
     def __str__(self) -> str:
@@ -155,6 +165,7 @@ class RatingPoint(models.Model):
     ordinal = models.FloatField()
 
     class Meta:
+        db_table = "leagues_ratingpoint"
         ordering = ["player", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["player", "game"], name="rating_point_once"),
@@ -185,6 +196,7 @@ class RebuildFailure(models.Model):
     failed_at = models.DateTimeField(_("failed at"))
 
     class Meta:
+        db_table = "leagues_rebuildfailure"
         ordering = ["-failed_at"]
         constraints = [
             models.UniqueConstraint(
@@ -232,6 +244,9 @@ class GameSummary(models.Model):
     hands = models.PositiveIntegerField(default=0)  # every hand, throw-ins included
     seat_counts = models.JSONField(default=list)  # named counters ({name: n}) by seat
     side_counts = models.JSONField(default=list)  # named counters ({name: n}) by side
+
+    class Meta:
+        db_table = "leagues_gamesummary"
 
     def __str__(self) -> str:
         return f"Summary of game {self.game_id}"

@@ -86,6 +86,8 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        # Every table keeps its name from when this room was part of the `leagues` app.
+        db_table = "leagues_tournament"
         ordering = ["-date", "-pk"]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
@@ -145,6 +147,7 @@ class TournamentEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "leagues_tournamententry"
         ordering = ["tournament", "pair_number", "pk"]
         constraints = [
             models.UniqueConstraint(
@@ -180,6 +183,7 @@ class TournamentRound(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "leagues_tournamentround"
         ordering = ["tournament", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_once"),
@@ -204,6 +208,7 @@ class TournamentTable(models.Model):
     )
 
     class Meta:
+        db_table = "leagues_tournamenttable"
         ordering = ["round", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="table_once_per_round")
@@ -221,6 +226,7 @@ class TournamentSitOut(models.Model):
     entry = models.ForeignKey(TournamentEntry, on_delete=models.CASCADE, related_name="sitouts")
 
     class Meta:
+        db_table = "leagues_tournamentsitout"
         ordering = ["round", "entry"]
         constraints = [
             models.UniqueConstraint(fields=["round", "entry"], name="sitout_once_per_round")
