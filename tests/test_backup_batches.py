@@ -55,7 +55,7 @@ def test_another_clubs_phone_saves_hands_while_a_big_backup_is_restored(monkeypa
     import leagues.standings.services as standings_services
 
     monkeypatch.setattr(standings_services, "derived_data_send", lambda **kwargs: True)
-    document = json.loads(json.dumps(_big_document(copies=150)))
+    document = json.loads(json.dumps(_big_document(copies=300)))
     other = Club.objects.create(name="Elsewhere", slug="elsewhere")
     game = _phone_game(other)
     hand = HandInput(bidder=0, bid=7, tricks=(7, 1), five_hearts=0, three_spades=1)

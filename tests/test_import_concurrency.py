@@ -13,7 +13,7 @@ from bench.import_bench import long_record
 from leagues.clubs.models import Club, Player
 from scorecards.importing import game_import
 from scorecards.models import Game, Hand
-from scorecards.rules import HandInput, KaiserError
+from scorecards.rules import MAX_HANDS, HandInput, KaiserError
 from scorecards.services import game_start, hand_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,7 +24,8 @@ def test_phones_of_another_club_enter_hands_during_a_long_import(standard_rules)
     other = Club.objects.create(name="Tuesday", slug="tuesday")
     seats = [Player.objects.create(club=other, name=f"P{i}") for i in range(4)]
     table = game_start(seats=seats, rules=standard_rules, club=other)
-    record = long_record(2000)
+    # The longest game a record may hold (scorecards.rules.MAX_HANDS).
+    record = long_record(MAX_HANDS)
     done = threading.Event()
     answers: list[tuple[float, float, object]] = []
 
@@ -51,7 +52,8 @@ def test_phones_of_another_club_enter_hands_during_a_long_import(standard_rules)
     done.set()
     thread.join(timeout=60)
 
-    assert game.hand_count == 2000 and Hand.objects.filter(game=game).count() == 2000
+    assert game.hand_count == MAX_HANDS
+    assert Hand.objects.filter(game=game).count() == MAX_HANDS
     errors = [answer for _, _, answer in answers if isinstance(answer, Exception)]
     assert errors == []
     during = [(sent, back) for sent, back, _ in answers if sent < finished and back > started]
