@@ -53,8 +53,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "can_upload_night": access.can(TOURNAMENTS_RUN),
             "calendar_url": absolute_url(
                 request,
-                reverse("club_nights_calendar", args=[club.slug])
-                + f"?key={calendar_key(club)}",
+                reverse("club_nights_calendar", args=[club.slug]) + f"?key={calendar_key(club)}",
             ),
         },
     )

@@ -116,8 +116,8 @@ def main() -> int:
     for label, ok in checks:
         if not ok:
             print(f"DISAGREE: {label}")
-    hands, calls = len(vectors["hands"]), len(bids["expected"])
-    print(f"kaiser-lib test vectors: {hands} played hand(s), {calls} opening calls")
+    played, openings = len(vectors["hands"]), len(bids["expected"])
+    print(f"kaiser-lib test vectors: {played} played hand(s), {openings} opening calls")
     print(f"RESULT peers.kaiserlib.vectors_agree={agree}/{len(checks)}")
     return 0 if agree == len(checks) else 1
 

@@ -1,5 +1,6 @@
 """manage.py demo_club: create the demo club (safe to run again)."""
 
+import io
 from typing import Any
 
 import segno
@@ -33,6 +34,8 @@ class Command(BaseCommand):
         self.stdout.write(f"Demo login: username {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r}")
         if options["qr"]:
             self.stdout.write("Phones of this network open it with this code:")
+            code = io.StringIO()
             segno.make(f"{base}{club.get_absolute_url()}", error="m").terminal(
-                out=self.stdout, compact=True
+                out=code, compact=True
             )
+            self.stdout.write(code.getvalue(), ending="")
