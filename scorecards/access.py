@@ -43,14 +43,16 @@ class GameAccess:
     user_id: int | None = None  # the signed-in account
     user_claim: int | None = None  # the seat this account claimed (a member's), if any
 
-    def actor(self, seat: int | None = None) -> Actor:
-        """Who asks, for the policy (`seat`: the seat the server knows holds them)."""
+    def actor(self, seat: int | None = None, phone: str = "") -> Actor:
+        """Who asks, for the policy (`seat`: the seat the server knows holds them; `phone`:
+        this browser's phone id)."""
         return Actor(
             user_id=self.user_id,
             role=None if self.membership is None else self.membership.role,
             starter=self.is_starter,
             table_link=self.via_table_token,
             seat=seat,
+            phone=phone,
         )
 
     def facts(self, now: GameNow | None = None, **about: Any) -> GameFacts:
@@ -61,9 +63,11 @@ class GameAccess:
         (the policy's `has_power`: the gate of a page; the state answers with its reason)."""
         return has_power(self.actor(), action, self.facts())
 
-    def may(self, action: str, now: GameNow, seat: int | None = None, **about: Any) -> Decision:
+    def may(
+        self, action: str, now: GameNow, seat: int | None = None, phone: str = "", **about: Any
+    ) -> Decision:
         """The policy's answer for `action` now: what a page offers is what the service takes."""
-        return may(self.actor(seat), action, self.facts(now, **about))
+        return may(self.actor(seat, phone), action, self.facts(now, **about))
 
     @property
     def can_enter(self) -> bool:

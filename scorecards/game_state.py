@@ -124,6 +124,7 @@ def game_facts(
             entered_by=hand.entered_by_id,
             entered_seat=hand.entered_seat,
             confirmed=hand.confirmed_at is not None,
+            entered_phone=getattr(hand, "entered_phone", "") or "",
         ),
         seat=seat,
         person_seats=person_seats,

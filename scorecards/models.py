@@ -247,6 +247,9 @@ class Hand(models.Model):
     # The seat the server knows entered the hand (the phone's seat claim, or the signed-in
     # player's seat); None when nobody seated entered it. Confirmations come from the other side.
     entered_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The phone (its random id, kept in its session) that entered the hand: a phone never
+    # confirms a hand it entered itself, with or without an account.
+    entered_phone = models.CharField(max_length=43, blank=True, default="")
     entered_at = models.DateTimeField(auto_now_add=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_by_name = models.CharField(max_length=80, blank=True)

@@ -245,7 +245,7 @@ def confirm_context(
             hand.number
             for hand in hands
             if hand.confirmed_at is None
-            and access.may(HAND_CONFIRM, now, seat, hand=hand, rules=rules)
+            and access.may(HAND_CONFIRM, now, seat, phone or "", hand=hand, rules=rules)
         )
     name = names[seat] if seat is not None and 0 <= seat < len(names) else ""
     claim = seat is None and bool(access.may(SEAT_CLAIM, now))

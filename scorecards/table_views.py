@@ -170,6 +170,10 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     held = held_seat(request.session, game)
     data = request.POST
     named = number_or_none(data, "entered_as", minimum=0, maximum=game.rules_value.seats - 1)
+    # The phone that enters a hand is kept with it: it never confirms that hand. (An account
+    # is one person already: its hands are never its own to confirm, from any browser.)
+    # A seat named for the first time is claimed for this phone, which needs an id too.
+    phone = phone_id(request.session, create=user is None or (held is None and named is not None))
     try:
         entered = hand_enter(
             game=game,
@@ -178,13 +182,12 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             number=form.number,
             by=user,
             by_name=account_name(user),
-            phone=phone_id(request.session, create=True)
-            if held is None and named is not None
-            else None,
+            phone=phone if held is None and named is not None else None,
             seat_held=held,
             seat_named=named,
             member_seat=access.user_seat if access.membership is not None else None,
             table_link=access.via_table_token,
+            entered_phone=phone or "",
         )
     except HandConflict as conflict:
         existing = conflict.existing

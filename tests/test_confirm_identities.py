@@ -121,3 +121,31 @@ def test_the_last_hand_is_confirmed_after_it_finished_the_game(game):
         hand_record(game=game, hand=MADE, entered_seat=0)
     last = Game.objects.get(pk=game.pk).hand_count
     assert hand_confirm(game=game, number=last, phone="cat").confirmed_by_name == "Cat"
+
+
+def test_a_phone_with_no_account_never_confirms_a_hand_it_entered(game):
+    """The phone enters a hand naming no seat, then claims a seat of the other side: the hand
+    remembers the phone that entered it, so the ✓ is not offered and the server refuses it;
+    another phone of that side confirms it."""
+    phone = Client()
+    phone.get(reverse("game_table_join", args=[game.table_token]))
+    entered = phone.post(reverse("hand_submit", args=[game.pk]), _hand(number="1"))
+    assert entered.status_code == 303
+    hand = Hand.objects.get(game=game)
+    assert hand.entered_seat is None and hand.entered_phone
+    claim = phone.post(reverse("game_seat_claim", args=[game.pk]), {"seat": "1"})
+    assert claim.status_code == 303
+    page = phone.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert 'class="confirm"' not in page
+    confirm = phone.post(reverse("hand_confirm", args=[game.pk, 1]), headers=JSON)
+    assert (
+        confirm.status_code == 403 and "This phone entered this hand" in confirm.json()["message"]
+    )
+    assert Hand.objects.get(game=game).confirmed_at is None
+
+    other = Client()
+    other.get(reverse("game_table_join", args=[game.table_token]))
+    assert other.post(reverse("game_seat_claim", args=[game.pk]), {"seat": "3"}).status_code == 303
+    assert 'class="confirm"' in other.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert other.post(reverse("hand_confirm", args=[game.pk, 1]), headers=JSON).status_code == 200
+    assert Hand.objects.get(game=game).confirmed_at is not None

@@ -199,6 +199,12 @@ def test_who_confirms_a_hand() -> None:
     nobody = HandFacts(number=1)  # nobody seated entered it: either side confirms
     assert confirm(Actor(table_link=True, seat=0), nobody) == "ok"
     assert confirm(Actor(table_link=True, seat=1), nobody) == "ok"
+    # A phone with no account that entered it naming no seat: never that phone, any seat.
+    by_phone = HandFacts(number=1, entered_phone="p-1")
+    assert confirm(Actor(table_link=True, seat=1, phone="p-1"), by_phone).startswith(
+        "This phone entered"
+    )
+    assert confirm(Actor(table_link=True, seat=1, phone="p-2"), by_phone) == "ok"
     assert "abandoned" in confirm(Actor(table_link=True, seat=1), by_side_0, "abandoned")
     not_asked = GameFacts(
         CLUB, STARTER, game_now(status="in_progress", place=None), SIDES, hand=by_side_0

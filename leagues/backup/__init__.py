@@ -11,8 +11,8 @@ What the document holds:
 - `club` (every setting, and since when confirmation is asked), `members` (usernames, names,
   e-mail, roles; never passwords), `players`, `seasons` (with their rules, and when closed),
   and `games`: each game's `kaiser-game/1` record with the day it was played (`played_on`,
-  null when not known), season, table label, seated players and each hand's key, author,
-  times and confirmation. Games
+  null when not known), season, table label, seated players and each hand's key, author, the
+  phone that entered it, times and confirmation. Games
   are restored through the game services (`game_start`, `hand_record`), so a restored game is
   scored by the same code as one played at the table; standings and ratings, derived data, are
   then rebuilt from them and come out equal.

@@ -120,6 +120,7 @@ def _game_export(game: Game, accounts: Accounts) -> dict[str, Any]:
                 "confirmed_at": _when(hand.confirmed_at),
                 "confirmed_by_name": hand.confirmed_by_name,
                 "entered_seat": hand.entered_seat,
+                "entered_phone": hand.entered_phone,
             }
             for hand in game.hands.all()
         ],

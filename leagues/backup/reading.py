@@ -285,6 +285,13 @@ def _check_game(
                     required=False,
                 ),
                 "entered_seat": _seat(meta.get("entered_seat"), f"{hpath}.entered_seat", parsed),
+                # A document from before phones were kept has none ("": not known).
+                "entered_phone": _text(
+                    meta.get("entered_phone", ""),
+                    f"{hpath}.entered_phone",
+                    max_length=43,
+                    required=False,
+                ),
             }
         )
     state = _obj(game.get("state", {}), f"{path}.state")

@@ -178,6 +178,7 @@ def _game_restore(club, game_data, users, players, seasons, taken, has_versions)
                 entered_by=users.get(meta.get("entered_by")),
                 entered_by_name=meta.get("entered_by_name", "import")[:80],
                 entered_seat=meta.get("entered_seat"),
+                entered_phone=meta.get("entered_phone") or "",
                 confirmed_at=meta.get("confirmed_at"),
                 confirmed_by_name=meta.get("confirmed_by_name") or "",
                 entered_at=meta.get("entered_at") or now,

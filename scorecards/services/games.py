@@ -134,12 +134,22 @@ def _person_facts(
     if user is not None:
         held |= Q(user_id=user.pk)
     seats = set(SeatClaim.objects.filter(held, game=game).values_list("seat", flat=True))
-    entered: set[int] = set()
+    entered: set[int] = (
+        {
+            seat
+            for seat in game.hands.filter(entered_phone=phone).values_list(
+                "entered_seat", flat=True
+            )
+            if seat is not None
+        }
+        if phone
+        else set()
+    )
     if user is not None:
         own = seat_of(game, user=user)
         if own is not None:
             seats.add(own)
-        entered = {
+        entered |= {
             seat
             for seat in game.hands.filter(entered_by_id=user.pk).values_list(
                 "entered_seat", flat=True

@@ -149,6 +149,7 @@ def hand_record(
     entered_by_name: str = "",
     entered_seat: int | None = None,
     table_link: bool = False,
+    entered_phone: str = "",
 ) -> HandRecorded:
     """Append `hand` to `game`, entered by the account `entered_by` or a phone holding the
     table link (`table_link`), as the policy allows (NotAllowed); neither: a trusted caller.
@@ -200,6 +201,7 @@ def hand_record(
                 entered_by=entered_by,
                 entered_by_name=entered_by_name[:80],
                 entered_seat=entered_seat,
+                entered_phone=entered_phone[:43],
                 **hand_fields(hand, scored),
             )
             version_keep(

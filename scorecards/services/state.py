@@ -258,6 +258,7 @@ def actor_locked(
         starter=by is not None and game.created_by_id == by.pk,
         table_link=table_link or phone is not None,
         seat=seat,
+        phone=phone or "",
     )
 
 

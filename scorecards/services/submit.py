@@ -37,14 +37,17 @@ def hand_enter(
     seat_named: int | None,
     member_seat: int | None = None,
     table_link: bool = False,
+    entered_phone: str = "",
 ) -> HandEntered:
     """Record `hand` as the sheet's phone enters it, in one transaction with the seat it names.
 
     The phone's seat is the one it holds (`seat_held`), else `seat_named` when that seat is
     free (claimed on the server for the whole game, `seat_claim`), else the signed-in member's
     own seat (`member_seat`). The hand is signed with that seat's name, else `by_name` (the
-    account, or "a phone at the table"). A refused hand (HandRefused, HandConflict, the
-    engine's KaiserError) leaves no claim behind: nothing of this call is written.
+    account, or "a phone at the table"), and keeps the phone that entered it (`entered_phone`,
+    this browser's phone id), which never confirms it. A refused hand (HandRefused,
+    HandConflict, the engine's KaiserError) leaves no claim behind: nothing of this call is
+    written.
     """
     with transaction.atomic():
         seat, claimed = seat_held, None
@@ -71,5 +74,6 @@ def hand_enter(
             entered_by_name=name,
             entered_seat=seat,
             table_link=table_link,
+            entered_phone=entered_phone or phone or "",
         )
     return HandEntered(recorded=recorded, claimed=claimed)

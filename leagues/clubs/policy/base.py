@@ -21,6 +21,7 @@ class Actor:
     starter: bool = False
     table_link: bool = False
     seat: int | None = None
+    phone: str = ""  # this browser's phone id (kept in its session), "" when not known
 
 
 @dataclass(frozen=True)

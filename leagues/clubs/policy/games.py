@@ -94,6 +94,7 @@ class HandFacts:
     entered_by: int | None = None
     entered_seat: int | None = None
     confirmed: bool = False
+    entered_phone: str = ""  # the phone that entered it ("" when not known)
 
 
 @dataclass(frozen=True)
@@ -240,6 +241,10 @@ def _confirm(actor: Actor | None, facts: GameFacts) -> Decision:
         hand.entered_seat
     ):
         return refused(_("Your side entered this hand: a player of the other side confirms it."))
+    if hand.entered_phone and actor.phone == hand.entered_phone:
+        return refused(
+            _("This phone entered this hand: a player of the other side confirms it on theirs.")
+        )
     return ALLOWED
 
 
