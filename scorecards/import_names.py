@@ -73,11 +73,12 @@ def players_settle(
     return settled
 
 
-def answers_read(data: Mapping[str, Any]) -> dict[str, str]:
+def answers_read(data: Mapping[str, Any], limit: int = MAX_SEATS) -> dict[str, str]:
     """The answers of the import page's question: `same_<n>_for` is a name, `same_<n>` who it
-    is (a player's id, or NEW), for n below the number of seats. Only text is read."""
+    is (a player's id, or NEW), for n below `limit` (a game's seats; a night's players). Only
+    text is read."""
     answers = {}
-    for index in range(MAX_SEATS):
+    for index in range(limit):
         name, answer = data.get(f"same_{index}_for"), data.get(f"same_{index}")
         if isinstance(name, str) and isinstance(answer, str) and name.strip():
             answers[name.strip()] = answer.strip()

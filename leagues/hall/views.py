@@ -30,7 +30,7 @@ from leagues.hall.bundle import (
 )
 from leagues.hall.upload import night_upload
 from leagues.tournaments.access import tournament_for_member
-from scorecards.import_names import PlayersAlike
+from scorecards.import_names import PlayersAlike, answers_read
 from scorecards.importing import message_shorten
 
 
@@ -94,17 +94,6 @@ class NightUploadForm(forms.Form):
         return cleaned
 
 
-def _answers(data: Any) -> dict[str, str]:
-    """The answers to "who is this name?" (`same_<n>_for` a name, `same_<n>` a player's id or
-    "new"), for as many names as a night has."""
-    answers = {}
-    for index in range(MAX_PLAYERS):
-        name, answer = data.get(f"same_{index}_for"), data.get(f"same_{index}")
-        if isinstance(name, str) and isinstance(answer, str) and name.strip():
-            answers[name.strip()] = answer.strip()
-    return answers
-
-
 @require_http_methods(["GET", "POST"])
 def night_upload_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """GET: the form. POST: upload, then go to the night's page; a name that only looks like a
@@ -121,7 +110,7 @@ def night_upload_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                     bundle=form.cleaned_data["night"],
                     by=signed_in(request),
                     season=form.cleaned_data["season"],
-                    same=_answers(request.POST),
+                    same=answers_read(request.POST, MAX_PLAYERS),
                 )
             except PlayersAlike as exc:
                 asks = list(exc.alike.items())
