@@ -115,6 +115,8 @@ class Game(models.Model):
     # The table link's secret: whoever opens /t/<token>/ may enter and confirm hands of this game
     # (and nothing else) until it is revoked (set to None).
     table_token = models.CharField(max_length=43, unique=True, null=True, blank=True)
+    # The token of the game's read-only share link; null until someone shares it.
+    share_token = models.CharField(max_length=43, unique=True, null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -253,6 +255,8 @@ class Hand(models.Model):
     entered_at = models.DateTimeField(auto_now_add=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_by_name = models.CharField(max_length=80, blank=True)
+    # The seat whose claim (or account) the confirmation came from, shown in the hand's history.
+    confirmed_seat = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]
@@ -353,6 +357,32 @@ class SeatClaim(models.Model):
 
     def __str__(self) -> str:
         return f"Seat {self.seat} of game {self.game_id} claimed"
+
+
+class SeatRelease(models.Model):
+    """The trace of a seat claim given back by its phone or released by a scorer or director:
+    which seat, who had held it since when, and who let it go."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_releases")
+    seat = models.PositiveSmallIntegerField()
+    claimed_at = models.DateTimeField()
+    holder_name = models.CharField(max_length=150, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    by_name = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(seat__lt=MAX_SEATS), name="seat_release_seat_in_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.seat} of game {self.game_id} released"
 
 
 class SpentKey(models.Model):

@@ -25,6 +25,10 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip()
 
 
+# No season has more club nights than this; a minimum above it would rank nobody.
+MAX_MIN_NIGHTS = 100
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("short name"), max_length=60, unique=True)
@@ -43,6 +47,15 @@ class Club(models.Model):
     confirmation_since = models.DateTimeField(null=True, blank=True)
     # Cents each set bid puts in a game's pot, the default of the club's new games; null: none.
     pot_per_set = models.PositiveIntegerField(_("pot per set bid"), null=True, blank=True)
+    # The sites (origins, one per line) that may show the club's standings widget in a frame;
+    # empty: none may.
+    embed_sites = models.CharField(
+        _("sites that may embed the standings"),
+        max_length=500,
+        blank=True,
+        default="",
+        help_text=_("One address per line, such as https://club.example.org."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -145,6 +158,12 @@ class Season(models.Model):
     rules = models.JSONField(_("rules"), default=dict, blank=True)
     # Set when a director closes the season: it is then read-only, kept and shown as an archive.
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    # Nights a player must attend to be ranked; players below it are listed apart. 0: no minimum.
+    min_nights = models.PositiveSmallIntegerField(
+        _("nights to be ranked"),
+        default=0,
+        help_text=_("Players who attended fewer nights are listed apart. 0: no minimum."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -159,6 +178,9 @@ class Season(models.Model):
                 name="season_ends_after_start",
             ),
             models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
+            models.CheckConstraint(
+                condition=models.Q(min_nights__lte=MAX_MIN_NIGHTS), name="season_min_nights_bounded"
+            ),
         ]
 
     def __str__(self) -> str:
