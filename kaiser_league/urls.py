@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from kaiser_league import views
 from leagues.clubs.account_forms import PasswordResetForm
-from scorecards import import_views, start_views
+from scorecards import import_views, share_views, start_views
 from scorecards import views as scorecard_views
 
 # A database or broker fault raised outside a view answers 503 (see kaiser_league.errors).
@@ -13,6 +13,7 @@ handler500 = "kaiser_league.errors.server_error"
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("sw.js", views.service_worker, name="service_worker"),
+    path("offline/", views.offline, name="offline"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("robots.txt", views.robots_txt, name="robots_txt"),
     path("admin/", admin.site.urls),
@@ -44,6 +45,8 @@ urlpatterns = [
     path("games/", include("scorecards.urls")),
     path("tournaments/", include("leagues.tournaments.urls")),
     path("t/<str:token>/", scorecard_views.game_table_join, name="game_table_join"),
+    # A shared game's public read-only record (no sign-in): the token is the access.
+    path("s/<str:token>", share_views.game_shared, name="game_shared"),
     path(
         "clubs/<slug:slug>/games/import",
         import_views.club_game_import,

@@ -111,6 +111,15 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    """The page the service worker shows for any page (home, a club) asked with no signal: it
+    lists the score sheets this phone keeps (read by static/js/offline.js from the worker's
+    cache, so only what really opens offline). Kept by the worker as its visitor saw it, in their
+    language; served to anyone, it names nothing of a club."""
+    return render(request, "offline.html")
+
+
+@require_GET
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever the page says: send them to the icon."""
     return redirect(static("icons/favicon-32.png"))

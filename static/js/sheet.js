@@ -84,6 +84,7 @@
       lines.push(p);
     }
     lines.forEach(function (p) { p.dataset.js = "1"; box.appendChild(p); });
+    document.dispatchEvent(new CustomEvent("kaiser:outbox"));  /* pending.js draws the queue */
   }
 
   function refresh() { document.body.dispatchEvent(new CustomEvent("kaiser:refresh")); }
