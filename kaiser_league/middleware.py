@@ -1,6 +1,6 @@
 """Small project-wide middleware."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -19,6 +19,20 @@ class ContentSecurityPolicyMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
         return response
+
+
+def frame_ancestors_policy(origins: Iterable[str]) -> str:
+    """Our Content-Security-Policy for the one page other sites may frame (a club's standings
+    widget): the same policy with `frame-ancestors` naming `origins` (checked origins, never
+    raw input) instead of 'none', and 'none' still when there are none. The middleware above
+    keeps a policy a view has set."""
+    allowed = " ".join(origins) or "'none'"
+    kept = [
+        directive.strip()
+        for directive in settings.CONTENT_SECURITY_POLICY.split(";")
+        if directive.strip() and not directive.strip().startswith("frame-ancestors")
+    ]
+    return "; ".join([*kept, f"frame-ancestors {allowed}"])
 
 
 class SignInRequired(Exception):

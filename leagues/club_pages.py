@@ -37,6 +37,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
             "standings_public": club.standings_public,
             "hands_need_confirmation": club.hands_need_confirmation,
             "pot_per_set": None if club.pot_per_set is None else cents_decimal(club.pot_per_set),
+            "embed_sites": club.embed_sites,
         },
         club=club,
         in_progress=club_games_in_progress(club),

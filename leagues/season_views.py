@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from kaiser_league.http import form_status, signed_in
 from leagues.clubs.access import ClubAccess, club_for_member
-from leagues.clubs.forms import SeasonForm
+from leagues.clubs.forms import SeasonEditForm
 from leagues.clubs.models import Season
 from leagues.clubs.policy import may
 from leagues.clubs.roles import (
@@ -96,9 +96,14 @@ def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
         status = 409 if request.method == "POST" else 200
         return _page(request, access, season, error=decision.reason, status=status)
     data = request.POST if request.method == "POST" else None
-    form = SeasonForm(
+    form = SeasonEditForm(
         data,
-        initial={"name": season.name, "starts_on": season.starts_on, "ends_on": season.ends_on},
+        initial={
+            "name": season.name,
+            "starts_on": season.starts_on,
+            "ends_on": season.ends_on,
+            "min_nights": season.min_nights,
+        },
     )
     # The rules change only while the season has no game (its games keep theirs).
     played = games_where(season=season).exists()
@@ -113,6 +118,7 @@ def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
                 starts_on=form.cleaned_data["starts_on"],
                 ends_on=form.cleaned_data["ends_on"],
                 rules=rules_form.record() if rules_form is not None else None,
+                min_nights=form.cleaned_data["min_nights"] or 0,
             )
         except LeagueError as exc:
             form.add_error(exc.field or None, str(exc))

@@ -24,7 +24,7 @@ from django.utils.translation import ngettext
 
 from kaiser_league.inputs import InputError, name_check
 from leagues.clubs.access import club_actor
-from leagues.clubs.models import Season
+from leagues.clubs.models import MAX_MIN_NIGHTS, Season
 from leagues.clubs.policy import Actor, Decision, may
 from leagues.clubs.policy.clubs import UNCHANGED, SeasonFacts
 from leagues.clubs.roles import SEASON_CLOSE, SEASON_DELETE, SEASON_EDIT, SEASON_REOPEN
@@ -158,8 +158,10 @@ def season_update(
     starts_on: datetime.date,
     ends_on: datetime.date | None,
     rules: dict | None = None,
+    min_nights: int | None = None,
 ) -> Season:
-    """Rename the season and change its dates; `rules` (a record's "rules": a preset and its
+    """Rename the season, change its dates and the nights to be ranked (`min_nights`, 0 to
+    MAX_MIN_NIGHTS; None: unchanged); `rules` (a record's "rules": a preset and its
     changes) only while no game was started in it: its games keep the rules they started with.
     Owners and directors; a closed season changes only once reopened. LeagueError naming the
     field otherwise (a name the club has, an end before the start, rules the engine refuses)."""
@@ -177,6 +179,14 @@ def season_update(
     if Season.objects.filter(club_id=locked.club_id, name=name).exclude(pk=locked.pk).exists():
         raise taken
     fields = ["name", "starts_on", "ends_on"]
+    if min_nights is not None:
+        if not 0 <= min_nights <= MAX_MIN_NIGHTS:
+            raise LeagueError(
+                _("The nights to be ranked are 0 to %(most)s.") % {"most": MAX_MIN_NIGHTS},
+                "min_nights",
+            )
+        locked.min_nights = min_nights
+        fields.append("min_nights")
     if rules is not None and rules != locked.rules:
         if games_where(season=locked).exists():
             raise LeagueError(

@@ -15,8 +15,9 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_league.collation import NameOrderedModelChoiceField
-from kaiser_league.inputs import NameField, model_choice_field
-from leagues.clubs.models import Club
+from kaiser_league.inputs import NameField, WholeNumberField, model_choice_field
+from leagues.clubs.embed import OriginError, embed_sites_clean
+from leagues.clubs.models import MAX_MIN_NIGHTS, Club
 from leagues.clubs.roles import Role, role_invitable
 
 
@@ -60,10 +61,26 @@ class ClubSettingsForm(forms.Form):
     standings_public = forms.BooleanField(label=_("Public standings"), required=False)
     hands_need_confirmation = forms.BooleanField(label=_("Hands need confirming"), required=False)
     pot_per_set = PotField()
+    embed_sites = forms.CharField(
+        label=_("Sites that may embed the standings"),
+        help_text=_(
+            "One address per line, such as https://club.example.org: only these sites may "
+            "show the standings widget (when the standings are public)."
+        ),
+        required=False,
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off", "spellcheck": "false"}),
+    )
 
     def __init__(self, *args: Any, club: Club, in_progress: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["hands_need_confirmation"].help_text = confirmation_help(club, in_progress)
+
+    def clean_embed_sites(self) -> str:
+        try:
+            return embed_sites_clean(self.cleaned_data["embed_sites"])
+        except OriginError as error:
+            raise forms.ValidationError(str(error), code="origin") from None
 
 
 def confirmation_help(club: Club, in_progress: int) -> str:
@@ -145,3 +162,18 @@ class SeasonForm(forms.Form):
         label=_("Ends on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     # The rules come from scorecards.rules_form.RulesForm, shown beside this one.
+
+
+class SeasonEditForm(SeasonForm):
+    """A season's form once it exists: also the nights a player must attend to be ranked."""
+
+    min_nights = WholeNumberField(
+        label=_("Nights to be ranked"),
+        help_text=_(
+            "Players who attended fewer of the season’s club nights are listed apart in the "
+            "standings. 0: no minimum."
+        ),
+        min_value=0,
+        max_value=MAX_MIN_NIGHTS,
+        required=False,
+    )

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from kaiser_league.inputs import InputError, name_check
 from leagues.clubs.access import club_actor
+from leagues.clubs.embed import OriginError, embed_sites_clean
 from leagues.clubs.models import (
     Club,
     Invitation,
@@ -134,10 +135,13 @@ def club_settings_update(
     standings_public: bool,
     hands_need_confirmation: bool,
     pot_per_set: int | None = None,
+    embed_sites: str | None = None,
     by: User | None = None,
 ) -> Club:
     """Change the club's name and switches, and the pot its new games keep (cents per set
-    bid, None: no pot). A change of what counts re-queues the rebuilds.
+    bid, None: no pot), and the sites that may frame its standings widget (`embed_sites`, one
+    origin a line; None: unchanged; LeagueError naming the field for a line that is not an
+    origin). A change of what counts re-queues the rebuilds.
 
     Turning `hands_need_confirmation` on sets `Club.confirmation_since` to now: games finished
     before keep counting as they did, games in progress and new games count once every hand
@@ -147,6 +151,16 @@ def club_settings_update(
     if pot_per_set is not None and not 0 <= pot_per_set <= 100_000:
         raise LeagueError(_("The pot per set bid is at most 1000."), "pot_per_set")
     name = _name(name, "name", MAX_CLUB_NAME)
+    fields = ["name", "standings_public", "hands_need_confirmation", "confirmation_since"]
+    if embed_sites is not None:
+        try:
+            sites = embed_sites_clean(embed_sites)
+        except OriginError as error:
+            raise LeagueError(str(error), "embed_sites") from None
+        if len(sites) > 500:
+            raise LeagueError(_("The sites take at most 500 characters."), "embed_sites")
+        club.embed_sites = sites
+        fields.append("embed_sites")
     with transaction.atomic():
         counting_changed = club.hands_need_confirmation != hands_need_confirmation
         club.name = name
@@ -155,15 +169,7 @@ def club_settings_update(
         if counting_changed:
             club.confirmation_since = timezone.now() if hands_need_confirmation else None
         club.pot_per_set = pot_per_set
-        club.save(
-            update_fields=[
-                "name",
-                "standings_public",
-                "hands_need_confirmation",
-                "confirmation_since",
-                "pot_per_set",
-            ]
-        )
+        club.save(update_fields=[*fields, "pot_per_set"])
         if counting_changed:
             season_ids = list(club.seasons.values_list("pk", flat=True))
             club_counting_changed.send(sender=Club, club_id=club.pk, season_ids=season_ids)

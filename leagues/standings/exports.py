@@ -173,9 +173,19 @@ def table_rows(table: Table) -> list[list[Any]]:
     return rows
 
 
-def table_export(table: Table, export_format: str, name: str) -> HttpResponse:
-    """The table as a CSV or XLSX download named `name`.ext (see the module's docstring)."""
+def table_export(
+    table: Table,
+    export_format: str,
+    name: str,
+    apart: Table | None = None,
+    apart_heading: str = "",
+) -> HttpResponse:
+    """The table as a CSV or XLSX download named `name`.ext (see the module's docstring).
+    With `apart` (the players not yet ranked, listed apart as on the page): after the table, a
+    row holding `apart_heading` alone, then that table, its header again."""
     rows = table_rows(table)
+    if apart is not None:
+        rows += [[apart_heading], *table_rows(apart)]
     if export_format == "xlsx":
         body = xlsx_bytes(rows, str(table.Meta.model._meta.verbose_name_plural).title())
     else:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from leagues.standings import award_views, views
+from leagues.standings import award_views, views, widget_views
 
 urlpatterns = [
     path("clubs/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),
@@ -11,6 +11,11 @@ urlpatterns = [
         "clubs/<slug:slug>/seasons/<int:season_id>/awards/",
         award_views.season_awards_page,
         name="season_awards",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/widget/",
+        widget_views.standings_widget,
+        name="standings_widget",
     ),
     path("clubs/<slug:slug>/standings/", views.standings, name="standings"),
     path(

@@ -9,16 +9,21 @@ from django.contrib import messages
 from django.core.paginator import EmptyPage
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
 
-from kaiser_league.http import HtmxHttpRequest
+from kaiser_league.http import HtmxHttpRequest, absolute_url
 from kaiser_league.inputs import number_or_none
 from leagues.clubs.access import club_for_member, club_for_viewer, player_for_viewer
-from leagues.clubs.roles import SEASONS_MANAGE
+from leagues.clubs.embed import embed_origins
+from leagues.clubs.roles import CLUB_MANAGE, SEASONS_MANAGE
 from leagues.clubs.selectors import club_players_by_name, club_seasons
 from leagues.standings import player_page, selectors, services
+from leagues.standings.attendance import nights_held, ranked_split, season_attendance
 from leagues.standings.charts import line_chart
 from leagues.standings.explain import PROVISIONAL_GAMES
 from leagues.standings.exports import EXPORT_FORMATS, table_export
@@ -134,14 +139,67 @@ def _table_configure(request: HtmxHttpRequest, table) -> None:
         table.paginate(page=table.paginator.num_pages, per_page=PER_PAGE)
 
 
-def _table_response(request: HtmxHttpRequest, table, name: str, template: str, context: dict):
-    """Export (?_export=csv|xlsx), the table alone for an htmx swap, or the whole page."""
+def _table_response(
+    request: HtmxHttpRequest, table, name: str, template: str, context: dict, apart=None
+):
+    """Export (?_export=csv|xlsx), the table alone for an htmx swap, or the whole page. `apart`:
+    the table of the players not yet ranked, shown (and exported) after the ranked one."""
     export = request.GET.get("_export")
+    heading = context.get("apart_heading", "")
     if export in EXPORT_FORMATS:
-        return table_export(table, export, name)
+        return table_export(table, export, name, apart, heading)
     if request.htmx and request.htmx.target == TABLE_TARGET:
         template += "#table"
-    return render(request, template, {**context, "table_html": table_html(request, table)})
+    context = {**context, "table_html": table_html(request, table)}
+    if apart is not None:
+        context["apart_html"] = table_html(request, apart)
+    return render(request, template, context)
+
+
+def apart_heading(min_nights: int) -> str:
+    return ngettext(
+        "Not yet ranked: fewer than %(count)s night",
+        "Not yet ranked: fewer than %(count)s nights",
+        min_nights,
+    ) % {"count": min_nights}
+
+
+def _apart_table(request: HtmxHttpRequest, rows: list, club_slug: str):
+    """The players listed apart, all on one page, sorted as the ranked table is."""
+    if not rows:
+        return None
+    table = PlayerStandingTable(rows)
+    table.club_slug = club_slug
+    RequestConfig(request, paginate=False).configure(table)
+    table.paginate(page=1, per_page=len(rows))
+    return table
+
+
+def _share_context(request: HtmxHttpRequest, access, season) -> dict[str, Any]:
+    """For the owner: the public season page's address and the widget's iframe line, to copy
+    (only once the standings are public: before, neither opens for anyone else)."""
+    if season is None or not access.can(CLUB_MANAGE):
+        return {}
+    club = access.club
+    if not club.standings_public:
+        return {"share": {"public": False}}
+    page = absolute_url(request, reverse("standings", args=[club.slug]) + f"?season={season.pk}")
+    widget = absolute_url(request, reverse("standings_widget", args=[club.slug, season.pk]))
+    title = _("Standings of %(club)s, %(season)s") % {"club": club.name, "season": season.name}
+    snippet = format_html(
+        '<iframe src="{}" title="{}" width="100%" height="480" loading="lazy"></iframe>',
+        widget,
+        title,
+    )
+    return {
+        "share": {
+            "public": True,
+            "page_url": page,
+            "widget_url": widget,
+            "snippet": str(snippet),
+            "sites": embed_origins(club.embed_sites),
+        }
+    }
 
 
 def _standings_context(request: HtmxHttpRequest, slug: str):
@@ -170,13 +228,29 @@ def _standings_page(request: HtmxHttpRequest, slug: str, kind: str) -> HttpRespo
     else:
         rows = selectors.season_partnership_standings(season) if season else []
         table_class = PartnershipStandingTable
-    if season is not None and min_games:
+    if season is not None and min_games and kind != "players":
         rows = rows.filter(games__gte=min_games)
     last = selectors.season_last_played(season) if season is not None else None
+    extra: dict[str, Any] = {}
+    apart = None
     if kind == "players":
-        rows = name_ordered_rows(rows, lambda r: r.player.name)
+        every = list(rows)
+        held = nights_held(season.pk, every) if season is not None else 0
+        attendance = extra["attendance"] = season_attendance(every, held)
+        extra["attendance_groups"] = [
+            (_("Regulars"), attendance.regulars),
+            (_("Guests"), attendance.guests),
+        ]
+        rows = name_ordered_rows(
+            (row for row in every if row.games >= min_games), lambda r: r.player.name
+        )
         for row in rows:
             row.last_played = last.players.get(row.player_id) if last else None
+        min_nights = season.min_nights if season is not None else 0
+        rows, apart_rows = ranked_split(rows, min_nights)
+        apart = _apart_table(request, apart_rows, club.slug)
+        extra.update(min_nights=min_nights, apart_heading=apart_heading(min_nights))
+        extra.update(_share_context(request, access, season))
     else:
         rows = name_ordered_rows(rows, lambda r: f"{r.first.name} & {r.second.name}")
         for row in rows:
@@ -207,7 +281,9 @@ def _standings_page(request: HtmxHttpRequest, slug: str, kind: str) -> HttpRespo
                 if access.can(SEASONS_MANAGE) and not request.htmx
                 else []
             ),
+            **extra,
         },
+        apart,
     )
 
 
