@@ -62,14 +62,6 @@ function fromNetworkKeeping(request, key) {
   });
 }
 
-function forget() {
-  generation += 1;
-  return caches.keys().then(function (keys) {
-    return Promise.all(keys.filter(function (k) { return k.indexOf("kaiser-") === 0; })
-      .map(function (k) { return caches.delete(k); }));
-  });
-}
-
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
@@ -114,3 +106,12 @@ self.addEventListener("fetch", function (event) {
     }));
   }
 });
+
+/* Forget every kept page and file (a logout): answers still on their way are not kept either. */
+function forget() {
+  generation += 1;
+  return caches.keys().then(function (keys) {
+    return Promise.all(keys.filter(function (k) { return k.indexOf("kaiser-") === 0; })
+      .map(function (k) { return caches.delete(k); }));
+  });
+}
