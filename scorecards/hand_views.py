@@ -32,6 +32,7 @@ from scorecards.handform import (
 )
 from scorecards.presentation import record_text
 from scorecards.rules import HandError, KaiserError
+from scorecards.seat_board import hand_seats_history
 from scorecards.selectors import (
     game_hands,
     game_scored,
@@ -137,7 +138,11 @@ def game_seat_claim(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     except HandRefused as refusal:
         return refused_answer(request, access, refusal)
     if seat is None or (held is None and raw != str(seat)):
-        message = _("Another phone holds that seat: choose your own seat.")
+        message = (
+            _("Another phone holds that seat: choose your own seat, or ask a scorer to release it.")
+            if raw
+            else _("Choose who holds this phone, then tap “That’s me”.")
+        )
         if wants_json(request):
             return json_refusal("taken", message, 409)
         context = sheet_context(request, access, message=message)
@@ -288,10 +293,8 @@ def hand_detail(request: HtmxHttpRequest, game_id: int, number: int) -> HttpResp
     ]
     entry = entry_context(game, rules, score, names, values=values, errors=errors, number=number)
     context = {
-        "claims": [
-            (claim, names[claim.seat] if claim.seat < len(names) else "?")
-            for claim in game.seat_claims.order_by("at", "pk")
-        ],
+        # The seats claimed and let go, and the claim behind the hand's confirmation.
+        **hand_seats_history(game, hand),
         # Exactly what the service takes: the form, and a reason once the game is over.
         "can_correct": bool(correct) and not refusal_text,
         "needs_reason": now.reason_needed,

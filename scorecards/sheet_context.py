@@ -30,6 +30,7 @@ from scorecards.presentation import kind_label, sheet_texts, table_qr, winner_te
 from scorecards.qr import table_link
 from scorecards.rules import GameScore, Rules, points_leader
 from scorecards.rules.catalogue import rules_describe
+from scorecards.seat_board import seat_board
 from scorecards.selectors import (
     game_hands,
     game_needs_confirmation,
@@ -190,6 +191,13 @@ def sheet_context(
         "needs_confirming": needs_confirming,
         "unconfirmed": needs_confirming and any(h.confirmed_at is None for h in hands),
         "confirm": confirm,
+        # Which seats phones claim, since when (drawn by the full page only: one query).
+        "seat_board": lambda: seat_board(
+            access,
+            now,
+            phone=phone_id(request.session),
+            held=held_seat(request.session, game),
+        ),
         "table_link": link,
         # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
         "table_qr": table_qr(link) if link and not request.htmx else "",

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from kaiser_league.inputs import number_or_none
 from scorecards.access import SESSION_TABLE_TOKENS
-from scorecards.models import Game, Hand
+from scorecards.models import Game, Hand, SeatClaim
 from scorecards.selectors import game_corrected_numbers, seat_names
 from scorecards.services import (
     seat_claim,
@@ -108,10 +108,48 @@ def corrected_numbers(game: Game, hands: list[Hand]) -> set[int]:
     return game_corrected_numbers(game) if hands else set()
 
 
+# Where `game_claims` keeps what it read on the game object (one request's reading).
+_CLAIMS_READ = "_kaiser_seat_claims"
+
+
+def game_claims(game: Game) -> list[SeatClaim]:
+    """The game's seat claims in seat order, read once per request and kept on the game object
+    (the phone's own claim and the sheet's seat board share the one query); forgotten when this
+    request changes a claim (`seat_keep`, `seat_forget`)."""
+    claims: list[SeatClaim] | None = game.__dict__.get(_CLAIMS_READ)
+    if claims is None:
+        claims = game.__dict__[_CLAIMS_READ] = list(
+            SeatClaim.objects.filter(game_id=game.pk).order_by("seat")
+        )
+    return claims
+
+
 def held_seat(session: SessionBase, game: Game) -> int | None:
-    """The seat this phone claimed in `game`, as its server-side session mirrors it."""
+    """The seat this phone claimed in `game`: its server-side session's mirror, checked against
+    the SeatClaim rows (`game_claims`, read only when the mirror names a seat). A claim given
+    back or released by a scorer elsewhere is forgotten here, so a phone never signs or enters
+    hands as a seat it no longer holds."""
     seat = session.get(SESSION_SEATS, {}).get(str(game.pk))
-    return seat if isinstance(seat, int) else None
+    if not isinstance(seat, int):
+        return None
+    phone = phone_id(session)
+    held = next((claim.seat for claim in game_claims(game) if phone and claim.phone == phone), None)
+    if held != seat:
+        if held is None:
+            seat_forget(session, game, seat)
+        else:
+            seat_keep(session, game, held)
+    return held
+
+
+def seat_forget(session: SessionBase, game: Game, seat: int) -> None:
+    """Drop the session's mirror of this phone's claim of `seat` in `game` (given back or
+    released); a mirror of another seat stays."""
+    seats = dict(session.get(SESSION_SEATS, {}))
+    if seats.get(str(game.pk)) == seat:
+        del seats[str(game.pk)]
+        session[SESSION_SEATS] = seats
+    game.__dict__.pop(_CLAIMS_READ, None)
 
 
 def phone_seat(game: Game, *, held: int | None, user: Any) -> int | None:
@@ -139,6 +177,7 @@ def seat_keep(session: SessionBase, game: Game, seat: int) -> None:
     seats = dict(session.get(SESSION_SEATS, {}))
     seats[str(game.pk)] = seat
     session[SESSION_SEATS] = seats
+    game.__dict__.pop(_CLAIMS_READ, None)
 
 
 def signature(game: Game, *, seat: int | None, user: Any, names: list[str] | None = None) -> str:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scorecards import hand_views, start_views, table_views, views
+from scorecards import hand_views, seat_views, start_views, table_views, views
 
 urlpatterns = [
     path("new", start_views.quick_game_new, name="quick_game_new"),
@@ -10,6 +10,7 @@ urlpatterns = [
     path("<int:game_id>/print", hand_views.game_print, name="game_print"),
     path("<int:game_id>/table-link", hand_views.game_table_link, name="game_table_link"),
     path("<int:game_id>/seat", hand_views.game_seat_claim, name="game_seat_claim"),
+    path("<int:game_id>/seat/release", seat_views.game_seat_release, name="game_seat_release"),
     path("<int:game_id>/abandon", hand_views.game_abandon_view, name="game_abandon"),
     path("<int:game_id>/delete", hand_views.game_delete_view, name="game_delete"),
     path("<int:game_id>/hands/", table_views.hand_submit, name="hand_submit"),

@@ -608,7 +608,7 @@ def test_joffre_insult_and_an_auction(club, players, alice, as_alice) -> None:
     ("view", "method", "most"),
     [
         ("game_print", "get", 6),
-        ("hand_detail", "get", 8),  # the phones that claimed a seat, shown in the history
+        ("hand_detail", "get", 9),  # the seats claimed and let go, shown in the history
         ("hand_preview", "post", 6),
         ("game_poll", "get", 6),  # the seat names read, not kept per process
     ],

@@ -60,6 +60,9 @@ HAND_UNDO = "hand_undo"  # take back the last hand
 HAND_CONFIRM = "hand_confirm"  # confirm a hand of the other side
 HAND_CORRECT = "hand_correct"  # correct one hand (with a reason once the game is over)
 SEAT_CLAIM = "seat_claim"  # say which seat holds this phone
+# Let a seat claim go: a phone gives its own back (the power to claim); a scorer or director
+# releases anyone's (a lost phone, an impostor).
+SEAT_RELEASE = "seat_release"
 GAME_ABANDON = "game_abandon"
 GAME_DELETE = "game_delete"  # a game with no hand, started by mistake
 TABLE_LINK_MANAGE = "table_link_manage"  # make a new table link or revoke it
@@ -105,6 +108,7 @@ ACTION_POWER: dict[str, str] = {
     HAND_UNDO: HAND_ENTER,
     HAND_CONFIRM: HAND_ENTER,
     SEAT_CLAIM: HAND_ENTER,
+    SEAT_RELEASE: HAND_CORRECT_ANY,
     HAND_CORRECT: HAND_CORRECT_ANY,
     GAME_ABANDON: HAND_CORRECT_ANY,
     GAME_DELETE: HAND_CORRECT_ANY,

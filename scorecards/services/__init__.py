@@ -2,7 +2,8 @@
 transaction that checks who may do it and whether the game is still open.
 
 `state` holds what they share (the refusals, the locked read, the engine's result on the game
-row), `hands` the writes of a hand, `games` the writes about a game and its table's phones.
+row), `hands` the writes of a hand, `games` the writes about a game as a whole, `seats` the seat
+claims of its table's phones.
 Callers import from `scorecards.services`.
 """
 
@@ -15,8 +16,6 @@ from scorecards.services.games import (
     game_token_revoke,
     games_delete,
     hand_confirm,
-    seat_claim,
-    seat_of,
 )
 from scorecards.services.hands import (
     game_rescore,
@@ -24,6 +23,12 @@ from scorecards.services.hands import (
     hand_correct,
     hand_record,
     hand_undo,
+)
+from scorecards.services.seats import (
+    SeatRefused,
+    seat_claim,
+    seat_of,
+    seat_release,
 )
 from scorecards.services.state import (
     GameClosed,
@@ -63,6 +68,7 @@ __all__ = [
     "ReasonMissing",
     "RoundOver",
     "SeasonClosed",
+    "SeatRefused",
     "actor_locked",
     "club_role",
     "confirm_asked_of",
@@ -90,6 +96,7 @@ __all__ = [
     "score_apply",
     "seat_claim",
     "seat_of",
+    "seat_release",
     "undone_error",
     "version_keep",
 ]

@@ -1,5 +1,5 @@
-"""Writes about a game as a whole and the phones at its table: table links, seat claims,
-confirmations, abandoning, deleting, and closing a tournament table with its round."""
+"""Writes about a game as a whole and the phones at its table: table links, confirmations,
+abandoning, deleting, and closing a tournament table with its round (seat claims: `seats`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ import secrets
 from collections.abc import Iterable
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -17,7 +16,6 @@ from leagues.clubs.roles import (
     GAME_ABANDON,
     GAME_DELETE,
     HAND_CONFIRM,
-    SEAT_CLAIM,
     TABLE_LINK_MANAGE,
 )
 from scorecards.game_state import game_facts, game_now_of
@@ -30,12 +28,12 @@ from scorecards.models import (
     HandAction,
     HandVersion,
     Seat,
-    SeatClaim,
     SpentKey,
 )
 from scorecards.rules import (
     HandError,
 )
+from scorecards.services.seats import seat_of
 from scorecards.services.state import (
     ReasonMissing,
     actor_locked,
@@ -75,119 +73,6 @@ def game_token_revoke(*, game: Game, by: User | None = None) -> None:
     game.table_token = None
 
 
-def seat_of(
-    game: Game,
-    *,
-    user: User | None = None,
-    phone: str | None = None,
-    member: bool | None = None,
-    account_claims: bool = True,
-) -> int | None:
-    """The seat the server knows holds this person: the seat of the club player linked to the
-    signed-in `user` (while a member), else the seat this `phone` or this account (from any of
-    its phones) claimed. Never a seat the request names. `member` says whether `user` is known
-    to be a member of the game's club (None: the database is asked); when known and the game's
-    seats were read with their players, the user's seat costs no query (a game's players are
-    its club's)."""
-    if user is not None and game.club_id is not None and member is not False:
-        seat: int | None
-        if member and "seats" in getattr(game, "_prefetched_objects_cache", {}):
-            seat = next(
-                (
-                    row.seat
-                    for row in game.seats.all()
-                    if row.player is not None and row.player.user_id == user.pk
-                ),
-                None,
-            )
-        else:
-            seat = (
-                Seat.objects.filter(game=game, player__user_id=user.pk)
-                .filter(player__club__memberships__user_id=user.pk)
-                .values_list("seat", flat=True)
-                .first()
-            )
-        if seat is not None:
-            return seat
-    # A person holds one seat of a game: the claim of this phone, or of this account from any
-    # of its phones.
-    # (`account_claims=False`: the caller read the account's claim already.)
-    claims = Q(phone=phone) if phone else Q()
-    if user is not None and account_claims:
-        claims = claims | Q(user_id=user.pk) if phone else Q(user_id=user.pk)
-    if phone or (user is not None and account_claims):
-        return (
-            SeatClaim.objects.filter(claims, game=game)
-            .order_by("at", "pk")
-            .values_list("seat", flat=True)
-            .first()
-        )
-    return None
-
-
-def _person_facts(
-    game: Game, user: User | None, phone: str
-) -> tuple[frozenset[int], frozenset[int]]:
-    """The seats this person holds already (its phone's claim, its account's claims and own
-    player's seat) and the seats its account entered hands from."""
-    held = Q(phone=phone)
-    if user is not None:
-        held |= Q(user_id=user.pk)
-    seats = set(SeatClaim.objects.filter(held, game=game).values_list("seat", flat=True))
-    entered: set[int] = (
-        {
-            seat
-            for seat in game.hands.filter(entered_phone=phone).values_list(
-                "entered_seat", flat=True
-            )
-            if seat is not None
-        }
-        if phone
-        else set()
-    )
-    if user is not None:
-        own = seat_of(game, user=user)
-        if own is not None:
-            seats.add(own)
-        entered |= {
-            seat
-            for seat in game.hands.filter(entered_by_id=user.pk).values_list(
-                "entered_seat", flat=True
-            )
-            if seat is not None
-        }
-    return frozenset(seats), frozenset(entered)
-
-
-def seat_claim(*, game: Game, seat: int, phone: str, user: User | None = None) -> SeatClaim | None:
-    """This phone (and the signed-in `user`) says `seat` holds it. Kept on the server: one seat
-    per phone, one phone per seat and one seat per person for the whole game, and never a seat
-    of the other side from the hands this account entered, so nobody moves to the other side to
-    confirm their own hand. Returns the phone's claim (the earlier one if it had one), None if
-    another phone holds `seat` or the seat does not exist; the policy's refusal (GameClosed
-    once the game takes neither hands nor confirmations, NotAllowed or "claimed" for another
-    seat of the same person) otherwise."""
-    if not phone or not 0 <= seat < game.rules_value.seats:
-        return None
-    with transaction.atomic():
-        locked = game_locked(game.pk, by=user)
-        mine = SeatClaim.objects.filter(game=locked, phone=phone).first()
-        if mine is not None:
-            return mine
-        # A seat is claimed to enter hands or to confirm them, which goes on after the game
-        # finished (its hands are confirmed then) until its night is over.
-        now = game_now_of(locked, place_of(locked), confirm_asked=confirm_asked_of(locked))
-        seats, entered = _person_facts(locked, user, phone)
-        facts = game_facts(locked, now, seat=seat, person_seats=seats, person_entered=entered)
-        policy_check(actor_locked(locked, user, phone=phone), SEAT_CLAIM, facts)
-        try:
-            with transaction.atomic():
-                return SeatClaim.objects.create(game=locked, seat=seat, phone=phone, user=user)
-        except IntegrityError:
-            # The seat is another phone's (or this phone raced itself): the first claim stands.
-            return SeatClaim.objects.filter(game=locked, phone=phone).first()
-
-
 @transaction.atomic
 def hand_confirm(
     *,
@@ -223,7 +108,10 @@ def hand_confirm(
     name = Seat.objects.filter(game=locked, seat=seat).values_list("name", flat=True).first()
     hand.confirmed_at = timezone.now()
     hand.confirmed_by_name = (name or "")[:80]
-    hand.save(update_fields=["confirmed_at", "confirmed_by_name"])
+    # The seat behind the confirmation: the hand's history shows the claim (or the account's
+    # own seat) it came from.
+    hand.confirmed_seat = seat
+    hand.save(update_fields=["confirmed_at", "confirmed_by_name", "confirmed_seat"])
     version_keep(
         locked, number, HandAction.CONFIRM, hand.record, hand.record, by, hand.confirmed_by_name
     )

@@ -11,8 +11,8 @@ from django.db import transaction
 from scorecards.models import Game
 from scorecards.rules import HandInput
 from scorecards.selectors import seat_names
-from scorecards.services.games import seat_claim
 from scorecards.services.hands import hand_record
+from scorecards.services.seats import seat_claim
 from scorecards.services.state import HandRecorded, HandRefused
 
 

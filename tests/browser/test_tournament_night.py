@@ -47,7 +47,8 @@ def seat_name(phone, seat: int) -> str:
 
 def seat_name_of(phone, seat: int) -> str:
     """A seat's name from the seat-claim list (a sheet whose entry form is closed)."""
-    return phone.locator("#seat-claim select[name=seat] option").nth(seat).inner_text().strip()
+    option = phone.locator(f"#seat-claim select[name=seat] option[value='{seat}']")
+    return option.inner_text().strip()
 
 
 def console_row(console, table: int):

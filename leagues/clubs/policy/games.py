@@ -12,8 +12,9 @@ the game accepts now, computed by `scorecards.game_state`), the actor as the ser
   is over a scorer, director or owner corrects it, with a reason); it never abandons or deletes
   a club game;
 - a table link lets a phone (signed in or not) see the game, enter its hands while it is played,
-  take back the last one, say which seat holds it and confirm the other side's hands; nothing
-  else.
+  take back the last one, say which seat holds it (and give that seat back while the game is
+  played) and confirm the other side's hands; nothing else. Releasing another phone's claim is
+  a scorer's or director's (the role table's `SEAT_RELEASE`).
 
 Then the game's state: a game that is over (finished, abandoned), whose round closed, whose
 night is over or whose season is closed takes no hand and no undo; a tournament table that
@@ -40,6 +41,7 @@ from leagues.clubs.roles import (
     HAND_ENTER,
     HAND_UNDO,
     SEAT_CLAIM,
+    SEAT_RELEASE,
     TABLE_LINK_MANAGE,
     VIEW,
     role_can,
@@ -127,7 +129,10 @@ def _starter(actor: Actor, facts: GameFacts) -> bool:
 
 def has_power(actor: Actor, action: str, facts: GameFacts) -> bool:
     """Whether `actor` holds the power of `action` over this game, whatever its state (the
-    gate of a page: a write refused by the state is answered with its reason, not hidden)."""
+    gate of a page: a write refused by the state is answered with its reason, not hidden).
+    Giving back one's own seat claim (`seat` among `person_seats`) takes the power to claim."""
+    if action == SEAT_RELEASE and facts.seat is not None and facts.seat in facts.person_seats:
+        action = SEAT_CLAIM
     if _starter(actor, facts) and (facts.club_id is None or action in _STARTER):
         return True
     if facts.club_id is not None and role_can(actor.role, action):
@@ -140,6 +145,8 @@ def _no_power(action: str, facts: GameFacts) -> Decision:
         return refused(_("Only a scorer or a director abandons a game."))
     if action == GAME_DELETE:
         return refused(_("Only a scorer or a director deletes a game."))
+    if action == SEAT_RELEASE:
+        return refused(_("Only a scorer or a director releases another phone’s seat."))
     if action == HAND_CORRECT:
         if facts.now.closed:
             return refused(facts.now.closed)
@@ -189,6 +196,12 @@ def state_decide(action: str, facts: GameFacts, actor: Actor | None = None) -> D
         return _confirm(actor, facts)
     if action == SEAT_CLAIM:
         return _claim(actor, facts)
+    if action == SEAT_RELEASE:
+        # Claims are the table's while the game is played: once it is over they stay as the
+        # record of who confirmed what.
+        if now.status != IN_PROGRESS or now.closed or now.season_closed or now.night_over:
+            return refused(_("This game is over: its seat claims stay as they are."), "closed")
+        return ALLOWED
     if action == GAME_ABANDON:
         if now.status != IN_PROGRESS or now.season_closed:
             return _closed(now)
