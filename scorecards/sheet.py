@@ -192,6 +192,35 @@ def rows_html(game_id: int, rows: Sequence[SheetRow], marks: RowMarks) -> SafeSt
     return mark_safe("".join(drawer.row(row) for row in rows))
 
 
+# The sheet shows a game's last SHEET_ROWS hands; the history page (scorecards.history_views)
+# shows every hand, as many a page. A real game has a few dozen hands and shows whole; a game at
+# the bound (MAX_HANDS, 500) would otherwise draw some 200 kB for each phone, at each hand and
+# each poll, and a few members opening it would keep every worker of the server busy.
+SHEET_ROWS = 40
+
+
+def shown_from(count: int) -> int:
+    """The index of the first of `count` rows the sheet shows (0: all of them)."""
+    return max(0, count - SHEET_ROWS)
+
+
+def window_mark(rows: Sequence[SheetRow], start: int, marks: RowMarks, sides: Sequence[str]) -> str:
+    """What a phone says it shows (`h`): the index of its first row and the fingerprint of its
+    rows from there, "460.9f2c…". A phone's sheet starts at the row the page or the last whole
+    answer drew, and grows by the rows sent to it since."""
+    return f"{start}.{rows_digest(rows[start:], marks, sides)}"
+
+
+def window_start(mark: str | None, seen: int) -> int | None:
+    """The first row a phone's mark (`window_mark`) says it shows, None when the mark is not
+    one or starts after the phone's `seen` rows."""
+    head, dot, _digest = (mark or "").partition(".")
+    if not dot or not head.isascii() or not head.isdigit() or len(head) > 6:
+        return None
+    start = int(head)
+    return start if start <= seen else None
+
+
 def rows_digest(rows: Sequence[SheetRow], marks: RowMarks, sides: Sequence[str]) -> str:
     """A short fingerprint of what `rows` show to this viewer (and the sides heading them):
     a phone that sends the fingerprint of its rows gets only the rows after them while they

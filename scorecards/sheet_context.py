@@ -7,10 +7,13 @@ import uuid
 from collections import Counter
 from typing import Any
 
+from django.http import QueryDict
 from django.middleware.csrf import get_token
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from kaiser_league.http import HtmxHttpRequest
+from kaiser_league.inputs import number_or_none
 from leagues.clubs.policy.games import GameNow
 from leagues.clubs.roles import (
     GAME_ABANDON,
@@ -41,13 +44,15 @@ from scorecards.selectors import (
 from scorecards.services import seat_of
 from scorecards.sheet import (
     RowMarks,
-    rows_digest,
     rows_html,
     score_chart,
     sheet_notices,
     sheet_rows,
     sheet_version,
+    shown_from,
     side_names,
+    window_mark,
+    window_start,
 )
 from scorecards.table_phone import (
     corrected_numbers,
@@ -142,6 +147,8 @@ def sheet_context(
     now = game_now_of(game, place, hands, confirm_asked=needs_confirming)
     corrected = corrected_numbers(game, hands)
     rows = sheet_rows(score, hands, names)
+    # Every row is laid out (the poll compares the phone's rows with them), the last ones drawn.
+    first = shown_from(len(rows))
     confirm = confirm_context(
         access,
         hands,
@@ -171,10 +178,15 @@ def sheet_context(
         "sides": sides,
         "rows": rows,
         "marks": marks,
-        # Drawn only where the template shows every row (a small answer draws its new ones).
-        "rows_html": lambda: rows_html(game.pk, rows, marks),
-        # What this phone's sheet shows, sent back with its polls and hands (`sheet_seen`).
-        "seen": {"v": sheet_version(game), "n": len(rows), "h": rows_digest(rows, marks, sides)},
+        # Drawn only where the template shows the sheet (a small answer draws its new ones).
+        "rows_html": lambda: rows_html(game.pk, rows[first:], marks),
+        "earlier": earlier_link(game, first),
+        # What this phone's sheet shows, sent back with its polls and hands (`phone_rows`).
+        "seen": {
+            "v": sheet_version(game),
+            "n": len(rows),
+            "h": window_mark(rows, first, marks, sides),
+        },
         "notices": [
             *round_ended_notice(game, score, sides),
             *sheet_notices(score, sides, raised=bool(last and last.target_raised)),
@@ -211,6 +223,33 @@ def sheet_context(
         ),
         "pot": _pot_context(game, score, names),
     }
+
+
+def earlier_link(game: Game, first: int) -> dict[str, Any] | None:
+    """The link above the rows to the hands the sheet leaves out (`first` of them, the oldest):
+    the history page (scorecards.history_views). None when the sheet shows every hand."""
+    if not first:
+        return None
+    return {"url": reverse("game_history", args=[game.pk]), "last": first}
+
+
+def phone_rows(data: QueryDict, context: dict[str, Any]) -> int | None:
+    """How many rows the phone's sheet shows as they stand now: its `n`, when the mark `h` of
+    the rows it shows (`window_mark`: from its first one to row `n`) is that of the same rows
+    now; None when one of them has changed or it says nothing. On a match, the context's
+    `seen` becomes the mark of the phone's rows once the rows after `n` are added to them."""
+    rows = context["rows"]
+    seen = number_or_none(data, "n", minimum=0, maximum=len(rows))
+    if seen is None:
+        return None
+    start = window_start(data.get("h"), seen)
+    if start is None:
+        return None
+    marks, sides = context["marks"], context["sides"]
+    if data.get("h") != window_mark(rows[:seen], start, marks, sides):
+        return None
+    context["seen"] = {**context["seen"], "h": window_mark(rows, start, marks, sides)}
+    return seen
 
 
 def confirm_context(

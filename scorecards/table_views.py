@@ -45,13 +45,12 @@ from scorecards.services import (
 )
 from scorecards.services.submit import hand_enter
 from scorecards.sheet import (
-    rows_digest,
     rows_html,
     sheet_notices,
     sheet_version,
     side_names,
 )
-from scorecards.sheet_context import TEMPLATE, sheet_context
+from scorecards.sheet_context import TEMPLATE, phone_rows, sheet_context
 from scorecards.table_phone import (
     account_name,
     game_names,
@@ -268,15 +267,10 @@ def _added(
 
 
 def sheet_seen(data: QueryDict, context: dict[str, Any]) -> int | None:
-    """How many rows the phone's sheet shows as they stand now (`n`, when the fingerprint `h`
-    of its first `n` rows is that of the rows now), None when a row it shows has changed or
-    it says nothing."""
-    rows = context["rows"]
-    seen = number_or_none(data, "n", minimum=0, maximum=len(rows))
-    if seen is None:
-        return None
-    digest = rows_digest(rows[:seen], context["marks"], context["sides"])
-    return seen if data.get("h") == digest else None
+    """How many rows the phone's sheet shows as they stand now (`n`, when the mark `h` of the
+    rows it shows is that of the same rows now), None when a row it shows has changed or it
+    says nothing (`scorecards.sheet_context.phone_rows`)."""
+    return phone_rows(data, context)
 
 
 def rows_answer(

@@ -93,7 +93,11 @@ def test_the_rows_answer_matches_the_page(as_bob, long_game) -> None:
     fresh = page(as_bob, long_game)
     row = re.search(r'<tr [^>]*id="hand-67">.*?</tr>', body, re.S).group(0)
     assert row in fresh
-    assert seen(body) == seen(fresh)
+    # The same game and hands; the phone's rows start where its page did (hand 27, one before
+    # the fresh page's first: the sheet shows the last SHEET_ROWS hands and the phone keeps its).
+    mine, page_now = seen(body), seen(fresh)
+    assert (mine["v"], mine["n"]) == (page_now["v"], page_now["n"])
+    assert mine["h"].startswith("26.") and page_now["h"].startswith("27.")
     totals = re.search(r'<p class="totals">.*?</p>', fresh, re.S).group(0)
     assert totals in body
 
@@ -111,14 +115,16 @@ def test_a_phone_behind_gets_the_whole_sheet(as_bob, as_alice, long_game, alice)
     response = as_bob.post(url, hand(number=67) | seen(html), headers=HTMX)
     body = response.content.decode()
     assert response["HX-Retarget"] == "#sheet" and response["HX-Reswap"] == "outerHTML"
-    assert 'id="hand-1"' in body and 'id="hand-67"' in body and "corrected" in body
+    # The whole sheet: its last SHEET_ROWS rows, and the link to the earlier ones.
+    assert 'id="hand-28"' in body and 'id="hand-67"' in body and 'id="hand-27"' not in body
+    assert "Earlier hands (1–27)" in body
 
 
 def test_no_state_sent_gets_the_whole_sheet(as_bob, long_game) -> None:
     url = reverse("hand_submit", args=[long_game.pk])
     response = as_bob.post(url, hand(number=67), headers=HTMX)
     assert response.status_code == 200 and response["HX-Reswap"] == "outerHTML"
-    assert 'id="hand-1"' in response.content.decode()
+    assert 'id="hand-28"' in response.content.decode()
 
 
 def test_the_first_hand_removes_the_empty_line(as_bob, club, players, alice) -> None:
@@ -191,7 +197,7 @@ def test_a_poll_after_an_undo_or_a_correction_sends_the_whole_sheet(
     body = response.content.decode()
     assert 'id="hand-65"' in body and 'id="hand-66"' not in body
     state = seen(body)
-    hand_correct(game=long_game, number=2, hand=HandInput(thrown_in=True), by=alice)
+    hand_correct(game=long_game, number=60, hand=HandInput(thrown_in=True), by=alice)
     again = poll(as_bob, long_game, state)
     assert again["HX-Reswap"] == "outerHTML" and "corrected" in again.content.decode()
 

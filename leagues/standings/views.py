@@ -196,7 +196,7 @@ def _share_context(request: HtmxHttpRequest, access, season) -> dict[str, Any]:
             "public": True,
             "page_url": page,
             "widget_url": widget,
-            "snippet": str(snippet),
+            "snippet": snippet,  # shown as text: the template escapes it (force_escape)
             "sites": embed_origins(club.embed_sites),
         }
     }

@@ -1,0 +1,68 @@
+"""Every hand of a game, as many a page: the sheet shows only the last ones
+(`scorecards.sheet.SHEET_ROWS`) and links here for the earlier ones. Read only: no entry, no
+confirmation; each hand's number leads to its own page (its history, a correction, a ✓)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from kaiser_league.http import HtmxHttpRequest
+from kaiser_league.inputs import number_or_none
+from scorecards.access import game_for_member
+from scorecards.selectors import game_hands, game_needs_confirmation, game_scored
+from scorecards.sheet import SHEET_ROWS, RowMarks, rows_html, sheet_rows, side_names
+from scorecards.table_phone import corrected_numbers, game_names
+
+TEMPLATE = "scorecards/game_history.html"
+# As many hands a page as the sheet shows: a page weighs what the sheet does.
+HISTORY_PAGE = SHEET_ROWS
+
+
+def history_pages(count: int) -> int:
+    """How many pages `count` hands fill (one, empty, for a game with no hand)."""
+    return max(1, -(-count // HISTORY_PAGE))
+
+
+@require_GET
+def game_history(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Page `page` (1: the first hands) of the game's hands, oldest first, each row as the
+    sheet draws it, totals the engine's. Whoever sees the sheet sees this; a page past the
+    last, or not a number, is 404. With htmx, the `#history` fragment only."""
+    access = game_for_member(request, game_id)
+    game = access.game
+    hands = list(game_hands(game))
+    score = game_scored(game, hands)
+    names = game_names(game)
+    rows = sheet_rows(score, hands, names)
+    pages = history_pages(len(rows))
+    page = (
+        number_or_none(request.GET, "page", minimum=1, maximum=pages)
+        if "page" in request.GET
+        else 1
+    )
+    if page is None:
+        raise Http404("No such page")
+    start = (page - 1) * HISTORY_PAGE
+    shown = rows[start : start + HISTORY_PAGE]
+    marks = RowMarks(
+        corrected=corrected_numbers(game, hands),
+        needs_confirming=game_needs_confirmation(game),
+    )
+    url = reverse("game_history", args=[game.pk])
+    context = {
+        "game": game,
+        "sides": side_names(score.rules, names),
+        "score": score,
+        "rows_html": rows_html(game.pk, shown, marks),
+        "first": start + 1 if shown else 0,
+        "last": start + len(shown),
+        "count": len(rows),
+        "page": page,
+        "pages": pages,
+        "previous_url": f"{url}?page={page - 1}" if page > 1 else "",
+        "next_url": f"{url}?page={page + 1}" if page < pages else "",
+    }
+    return render(request, TEMPLATE + "#history" if request.htmx else TEMPLATE, context)
