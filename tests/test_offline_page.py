@@ -1,5 +1,5 @@
 """The offline page (what the service worker shows for any page asked with no signal) and what
-the sheet hands to pending.js: the rotation is announced only where the rules deal plainly."""
+the sheet hands to pending.js: its words and the order of the deal."""
 
 from __future__ import annotations
 
@@ -49,17 +49,18 @@ def _pending_script(client: Client, game) -> str:
     return found.group(0)
 
 
-@pytest.mark.parametrize(
-    ("preset", "plain"),
-    [("standard", 'data-plain="1"'), ("lost-heir", 'data-plain=""')],
-)
-def test_the_sheet_announces_the_next_dealer_only_where_the_deal_plainly_rotates(
-    as_alice, club, players, preset, plain
+@pytest.mark.parametrize("preset", ["standard", "lost-heir"])
+def test_the_sheet_hands_pending_js_its_words_and_the_deals_order(
+    as_alice, club, players, preset
 ) -> None:
-    """Lost Heir lets the dealer pass: a hand everyone passed is thrown in, which only the
-    server knows, so the phone says "when the signal returns" instead of guessing."""
-    game = game_start(seats=players, rules=rules_build({"preset": preset}), club=club)
+    """Whatever the rules (Lost Heir lets every seat pass: such a hand is recorded as thrown
+    in), the deal rotates plainly; the page says the seats from the dealer's left to the dealer,
+    which is all the phone needs to say who deals the hands it keeps."""
+    rules = rules_build({"preset": preset})
+    game = game_start(seats=players, rules=rules, club=club, first_dealer=2)
     script = _pending_script(as_alice, game)
-    assert plain in script
     assert 'data-offline="/offline/"' in script
     assert 'data-pending="pending — not yet scored"' in script
+    assert "__DEALER__ deals, __BIDDER__ bids first." in script
+    page = as_alice.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert re.search(r'id="entry-head"[^>]*data-auction="3 0 1 2"', page)

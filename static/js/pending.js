@@ -3,11 +3,14 @@
    scores a hand: the row is replaced by the server's own once the hand is sent), and who deals
    the next hand and who bids first.
 
-   Who deals is no score: the page says the seats in the order of the current hand's auction
-   (#entry-head's data-auction, the dealer last), and where the rules are a plain rotation
-   (data-plain: the deal passes left after a scored hand, a misdeal is dealt again by the same
-   dealer) each waiting hand moves the deal on by one seat. Where the rules may throw a hand in
-   (every seat passing), nothing is guessed: "when the signal returns".
+   Who deals is no score, and the engine's rule for it is a plain rotation whatever the
+   rules (scorecards/rules/scoring.py): after a scored hand the deal passes left, a hand thrown
+   in (the Misdeal button; every seat passing is recorded so too) is dealt again by the same
+   dealer. The page says the seats in the order of the current hand's auction (#entry-head's
+   data-auction, the dealer last), so each waiting hand moves the deal on by one seat, or none.
+   Nothing is guessed past a hand that a refusal stopped (it may be discarded or entered
+   again): there the next dealer is "when the signal returns". A waiting hand may end the game;
+   only the server knows (it scores), and its answer then shows the end.
 
    It also keeps the offline page (the service worker shows it for any page asked with no
    signal) as the person signed in sees it now. Texts come translated from this script's
@@ -42,10 +45,16 @@
     return first ? first.value : "";
   }
 
+  /* As the server reads a hand's thrown_in (scorecards/handform.py: TRUE_VALUES). */
+  function thrownIn(body) {
+    var v = (new URLSearchParams(body).get("thrown_in") || "").trim().toLowerCase();
+    return ["1", "on", "true", "yes"].indexOf(v) >= 0;
+  }
+
   /* What was entered, in words: [bid cell, the rest]. */
   function entries(body) {
     var p = new URLSearchParams(body);
-    if (p.get("thrown_in")) { return [conf.misdeal || "", ""]; }
+    if (thrownIn(body)) { return [conf.misdeal || "", ""]; }
     var bid = [label("bidder", p.get("bidder")), p.get("bid") || ""];
     var kind = p.get("kind");
     if (kind && kind !== defaultKind()) { bid.push(label("kind", kind) || kind); }
@@ -110,12 +119,10 @@
       rest.appendChild(mark);
       tr.appendChild(rest);
       body.appendChild(tr);
-      /* A misdeal is dealt again by the same dealer; any other hand moves the deal on, where
-         the rules say so plainly. */
-      if (!new URLSearchParams(item.body).get("thrown_in")) {
-        at += 1;
-        if (conf.plain !== "1") { known = false; }
-      }
+      /* A misdeal is dealt again by the same dealer; any other hand moves the deal on; a
+         hand stopped by a refusal may never count. */
+      if (item.state !== "waiting") { known = false; }
+      if (!thrownIn(item.body)) { at += 1; }
     });
     rows.parentNode.insertBefore(body, rows.nextSibling);
     var head = document.getElementById("entry-head");

@@ -12,6 +12,7 @@ import pytest
 
 from scorecards.models import Hand
 from tests.browser.axe import assert_accessible
+from tests.browser.conftest import screenshot
 from tests.browser.test_sheet_phone import until
 from tests.browser.test_table_sheet_browser import signed_in, start_game, tap_hand
 
@@ -73,6 +74,7 @@ def test_two_hands_offline_are_pending_rows_then_the_servers(
     assert announced == expected
     assert page.locator("#pending-next").is_visible()
     assert page.locator("#pending-1").is_visible()
+    screenshot(page, "offline-pending-rows")
 
     page.context.set_offline(False)
     page.wait_for_selector("#hand-2", timeout=15_000)
@@ -127,6 +129,7 @@ def test_home_and_club_offline_list_the_kept_sheet(page, live_server, club, play
         assert club.name in links.inner_text()
         assert not page.locator("#offline-none").is_visible()
     assert_accessible(page, "offline page")
+    screenshot(page, "offline-page")
     page.locator("#offline-games a").click()
     page.wait_for_selector("#hand-form")
     assert page.url == live_server.url + sheet
@@ -150,3 +153,39 @@ def test_after_logout_the_offline_page_lists_nothing(page, live_server, club, pl
     assert "alice" not in page.inner_text("header")
     assert page.locator("header a[href='/accounts/login/']").count() == 1
     assert_accessible(page, "offline page, nothing kept")
+
+
+def test_after_a_refused_hand_the_next_dealer_waits_for_the_server(
+    page, live_server, club, players, alice
+) -> None:
+    """A kept hand the server refuses (here: the page too old to send) stops and may be
+    discarded: the phone no longer says who deals next."""
+    signed_in(page, live_server, alice)
+    game = start_game(page, live_server, club)
+    kept(page, f"/games/{game.pk}/")
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#hand-form")
+    first = dealer_now(page)
+    tap_hand(page, bidder="Ann", bid=8, tricks=4, hearts=1, spades=0)
+    page.click("#action-bar button.save")
+    page.wait_for_selector("#pending-1")
+    assert f"Next hand: {NAMES[(first + 1) % 4]} deals" in page.inner_text("#pending-next")
+
+    def refuse(route) -> None:
+        if route.request.method == "POST":
+            route.fulfill(status=403, body="<h1>CSRF verification failed</h1>")
+        else:
+            route.continue_()
+
+    page.route("**/hands/", refuse)
+    page.context.set_offline(False)
+    page.wait_for_selector("#bar-msg .refused")
+    assert page.inner_text("#pending-next") == "Next dealer: when the signal returns."
+    assert "pending — not yet scored" in page.inner_text("#pending-1")
+    assert page.locator("#pending-1 td").nth(1).inner_text() == NAMES[first]
+    # Discarded: no row waits, and the form's own dealer (the server's) is the one.
+    page.locator("#bar-msg button[data-act=discard]").click()
+    page.wait_for_selector("#pending-rows", state="detached")
+    assert page.locator("#pending-next").count() == 0
+    assert not Hand.objects.filter(game=game).exists()
