@@ -25,6 +25,7 @@ from leagues.clubs.roles import (
     TABLE_LINK_MANAGE,
 )
 from scorecards.access import GameAccess
+from scorecards.game_end import end_context
 from scorecards.game_state import game_now_of
 from scorecards.habits import entry_table_habits
 from scorecards.models import FinishReason, Game, Hand
@@ -222,6 +223,8 @@ def sheet_context(
             **entry,
         ),
         "pot": _pot_context(game, score, names),
+        # Once the game is finished: its summary, a rematch and the share link.
+        "end": end_context(request, access, score, names, now=now, place=place),
     }
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from kaiser_league.inputs import NameField, WholeNumberField
 from scorecards.played_on import played_on_read
-from scorecards.rules import KaiserError
+from scorecards.rules import KaiserError, Rules
 
 MAX_SEAT_NAME = 80  # Seat.name
 MAX_TABLE_LABEL = 40  # Game.table_label
@@ -83,3 +83,18 @@ class GameStartForm(forms.Form):
                     _("Seat %(n)s: %(error)s") % {"n": seat + 1, "error": message}
                 )
         return parts
+
+
+def rematch_data(game: Any, rules: Rules) -> dict[str, str]:
+    """The new-game form's values for a rematch of `game` (its seats read with their players):
+    the same people in the same seats (a club player under their name now), the same table
+    label, and the first dealer moved on by one seat from `game`'s first dealer (`rules`:
+    the game's, for its number of seats). The form shows them; the scorer may change any."""
+    data = {
+        f"seat_{seat.seat}": seat.player.name if seat.player is not None else seat.name
+        for seat in game.seats.all()
+    }
+    data["first_dealer"] = str((game.first_dealer + 1) % rules.seats)
+    if game.table_label:
+        data["table_label"] = game.table_label
+    return data

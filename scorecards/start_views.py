@@ -9,27 +9,29 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from kaiser_league.http import HtmxHttpRequest
+from kaiser_league.inputs import number_or_none
 from leagues.clubs.access import club_for_member
 from leagues.clubs.models import Club, Player, Season, name_key
 from leagues.clubs.name_match import players_alike
 from leagues.clubs.roles import GAME_START
 from leagues.clubs.selectors import club_current_season
 from scorecards.habits import GameHabitsForm, passing_choices
+from scorecards.models import Game
 from scorecards.played_on import played_on_latest
 from scorecards.pot import cents_decimal
 from scorecards.rules import KaiserError, Rules, rules_build
 from scorecards.rules.catalogue import rules_describe
 from scorecards.rules_form import RulesForm
-from scorecards.selectors import club_players_recent_first
+from scorecards.selectors import club_players_recent_first, rules_compact
 from scorecards.services.start import game_open
-from scorecards.start_forms import GameStartForm
+from scorecards.start_forms import GameStartForm, rematch_data
 
 
 def _text(data: Any, name: str) -> str:
@@ -92,22 +94,50 @@ def _walk_ins_settle(
     return asks
 
 
+def _earlier_game(request: HtmxHttpRequest, club: Club | None) -> Game | None:
+    """The game named by `after` (a rematch: "new game, same seats"), if this person may start
+    its like: a game of this club (the caller checked the club's membership), or a quick game
+    this account started. None when no game is named; Http404 for anyone else's."""
+    game_id = number_or_none(request.GET, "after", minimum=1, maximum=2**31 - 1)
+    if game_id is None:
+        return None
+    games = Game.objects.prefetch_related("seats__player")
+    if club is not None:
+        game = games.filter(pk=game_id, club=club).first()
+    else:
+        game = games.filter(pk=game_id, club__isnull=True, created_by_id=request.user.pk).first()
+    if game is None:
+        raise Http404("No such game")
+    return game
+
+
 def _game_new(request: HtmxHttpRequest, club: Club | None) -> HttpResponse:
     season = club_current_season(club) if club is not None else None
     players = club_players_recent_first(club) if club is not None else []
     posted = request.method == "POST"
-    data = request.POST if posted else request.GET
-    # A GET shows the season's rules; any POST (a refresh or the start) reads the forms.
+    data: Any = request.POST if posted else request.GET
+    earlier = None if posted else _earlier_game(request, club)
+    # A GET shows the season's rules (a rematch: the earlier game's, its seats and habits, the
+    # deal moved on); any POST (a refresh or the start) reads the forms.
     rules_form = _rules_form(data, season, bound=posted)
     fallback = rules_build(dict(season.rules or {})) if season is not None else Rules()
     rules = rules_form.rules_or(fallback)
+    habits_initial = {}
+    if earlier is not None:
+        rules_form = RulesForm(None, base=rules_compact(earlier.rules))
+        rules = earlier.rules_value
+        data = QueryDict(mutable=True)
+        data.update(rematch_data(earlier, rules))
+        habits_initial = {"passing": earlier.passing, "kitty": earlier.kitty}
     wants_start = posted and "start" in data
     form = GameStartForm(data, seats=rules.seats, starting=wants_start)
     form.is_valid()
     pot = club.pot_per_set if club is not None else None
+    if earlier is not None:
+        pot = earlier.pot_per_set
     habits_form = GameHabitsForm(
         data if posted else None,
-        initial={"pot_per_set": None if pot is None else cents_decimal(pot)},
+        initial={"pot_per_set": None if pot is None else cents_decimal(pot), **habits_initial},
     )
     errors = form.errors_by_part()
     if rules_form.is_bound and rules_form.errors:

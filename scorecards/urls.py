@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scorecards import hand_views, history_views, seat_views, start_views, table_views, views
+from scorecards import hand_views, history_views, seat_views, share_views, start_views, table_views, views
 
 urlpatterns = [
     path("new", start_views.quick_game_new, name="quick_game_new"),
@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:game_id>/seat/release", seat_views.game_seat_release, name="game_seat_release"),
     path("<int:game_id>/abandon", hand_views.game_abandon_view, name="game_abandon"),
     path("<int:game_id>/delete", hand_views.game_delete_view, name="game_delete"),
+    path("<int:game_id>/share", share_views.game_share_view, name="game_share"),
     path("<int:game_id>/hands/", table_views.hand_submit, name="hand_submit"),
     path("<int:game_id>/hands/preview", table_views.hand_preview, name="hand_preview"),
     path("<int:game_id>/hands/undo", hand_views.hand_undo_last, name="hand_undo"),

@@ -46,7 +46,7 @@ OPEN = {
     "password_reset_confirm",
     "password_reset_complete",
 }
-CAPABILITY = {"invitation_accept", "game_table_join"}
+CAPABILITY = {"invitation_accept", "game_table_join", "game_shared"}
 
 
 def _patterns(resolvers, prefix="", namespace=""):
@@ -225,6 +225,7 @@ def test_capability_links_need_the_token(world, charlie):
     assert client.get(reverse("invitation_accept", args=["wrong"])).status_code == 404
     assert client.post(reverse("invitation_accept", args=["wrong"])).status_code == 404
     assert client.get(reverse("game_table_join", args=["wrong"])).status_code == 404
+    assert client.get(reverse("game_shared", args=["wrong"])).status_code == 404
     Invitation.objects.update(revoked=True)
     before = database_fingerprint()
     token = world["invitation"].token

@@ -108,6 +108,8 @@ def _game_export(game: Game, accounts: Accounts) -> dict[str, Any]:
         # restore tells "not known" from a document made before games kept their day.
         "played_on": _when(game.played_on),
         "state": {name: getattr(game, name) for name in GAME_STATE},
+        # The public read-only link, if the game is shared (null: not shared).
+        "share_token": game.share_token,
         "seat_players": [seat.player.name if seat.player else None for seat in seats],
         "record": game_record(game),
         "hands": [

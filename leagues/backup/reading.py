@@ -314,6 +314,9 @@ def _check_game(
         },
         "seat_players": [n.strip() if n is not None else None for n in seat_players],
         "hands": hands,
+        "share_token": _text(
+            game.get("share_token"), f"{path}.share_token", max_length=43, null=True
+        ),
     }
 
 

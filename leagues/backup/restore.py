@@ -213,4 +213,9 @@ def _game_restore(club, game_data, users, players, seasons, taken, has_versions)
         finished_at=game_data["finished_at"],
         **game_data["state"],
     )
+    # The share link comes back unless this server gives its token to another game already
+    # (a copy of the club restored beside it): then the copy is not shared.
+    token = game_data.get("share_token")
+    if token and not Game.objects.filter(share_token=token).exists():
+        Game.objects.filter(pk=game.pk).update(share_token=token)
     return game

@@ -66,6 +66,8 @@ SEAT_RELEASE = "seat_release"
 GAME_ABANDON = "game_abandon"
 GAME_DELETE = "game_delete"  # a game with no hand, started by mistake
 TABLE_LINK_MANAGE = "table_link_manage"  # make a new table link or revoke it
+# Share a finished game's record by a public read-only link, or stop sharing it.
+GAME_SHARE = "game_share"
 
 _ALL = frozenset(Role)
 _STAFF = frozenset({Role.OWNER, Role.DIRECTOR})
@@ -113,6 +115,7 @@ ACTION_POWER: dict[str, str] = {
     GAME_ABANDON: HAND_CORRECT_ANY,
     GAME_DELETE: HAND_CORRECT_ANY,
     TABLE_LINK_MANAGE: HAND_CORRECT_ANY,
+    GAME_SHARE: HAND_ENTER,
 }
 
 # Whom a member may remove, by the remover's role: an owner anyone, a director anyone but an

@@ -35,6 +35,7 @@ from leagues.clubs.policy.base import ALLOWED, Actor, Decision, refused
 from leagues.clubs.roles import (
     GAME_ABANDON,
     GAME_DELETE,
+    GAME_SHARE,
     HAND_CONFIRM,
     HAND_CORRECT,
     HAND_CORRECT_ANY,
@@ -215,6 +216,12 @@ def state_decide(action: str, facts: GameFacts, actor: Actor | None = None) -> D
             return refused(_("This game has hands: abandon it instead, with a reason."), "closed")
         if now.is_table:
             return refused(_("A table of a tournament night is closed with its round."), "closed")
+        return ALLOWED
+    if action == GAME_SHARE:
+        # A public record is of a game's result: only a finished game has one (a member of the
+        # club, or the starter of a quick game, shares it; a table link never does).
+        if now.status != FINISHED:
+            return refused(_("Only a finished game can be shared."), "closed")
         return ALLOWED
     return refused(_("You may not do this in this game: ask a scorer."))
 
