@@ -111,6 +111,11 @@ def full_club_build():
         habits={"passing": "across", "pot": {"per_set": 150}},
     )
     demo_game_play(dropped, random.Random(12), max_hands=2)
+    # A phone claimed a seat and the owner released it (its trace travels with the club).
+    from scorecards.services import seat_claim, seat_release
+
+    seat_claim(game=dropped, seat=2, phone="a-lost-phone")
+    seat_release(game=dropped, seat=2, by=owner, by_name="Olga")
     hand_undo(game=dropped, by=owner, by_name="Olga")
     game_abandon(game=dropped, by=owner, reason="the hall closed early")
     derived_rebuild(club)

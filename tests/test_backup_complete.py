@@ -47,6 +47,11 @@ def test_restore_gives_back_every_object_and_the_same_standings_and_ratings() ->
     assert len(document["invitations"]) == 1
     actions = {v["action"] for v in document["hand_versions"]}
     assert actions == {"enter", "correct", "confirm", "undo"}
+    # A seat claim let go, and the seat each confirmation came from.
+    [release] = document["seat_releases"]
+    assert release["seat"] == 2 and release["by_name"] == "Olga" and release["claimed_at"]
+    confirmed = [h for g in document["games"] for h in g["hands"] if h["confirmed_at"]]
+    assert confirmed and all(h["confirmed_seat"] in (0, 1, 2, 3) for h in confirmed)
     # The waiting table does not count, the confirmed one does.
     assert before["counts"][:2] == [True, False]
     assert before["standings"] and before["ratings"]

@@ -64,7 +64,7 @@ def _owner_named_root(d: dict) -> None:
                 hand["entered_by"] = "root"
         if game["created_by"] == "olga":
             game["created_by"] = "root"
-    for section in ("invitations", "hand_versions", "tournaments", "seat_claims"):
+    for section in ("invitations", "hand_versions", "tournaments", "seat_claims", "seat_releases"):
         for row in d[section]:
             for key in ("created_by", "by", "user"):
                 if row.get(key) == "olga":

@@ -223,6 +223,8 @@ SCENE: dict[str, Callable[[int, dict[str, list[Model]]], dict[str, Any]]] = {
     },
     "SeatClaim": lambda i, made: {"game": made["Game"][2], "seat": i, "user": made["User"][i]},
     "SpentKey": lambda i, made: {"game": made["Game"][2], "number": i + 3},
+    # (A model of scorecards 0007: filled once BEFORE is a schema that has it.)
+    "SeatRelease": lambda i, made: {"game": made["Game"][2], "seat": i, "holder_name": "Ann"},
     "Tournament": lambda i, made: {
         "club": made["Club"][0],
         "season": made["Season"][0] if i == 0 else None,

@@ -121,6 +121,7 @@ def _game_export(game: Game, accounts: Accounts) -> dict[str, Any]:
                 "entered_at": _when(hand.entered_at),
                 "confirmed_at": _when(hand.confirmed_at),
                 "confirmed_by_name": hand.confirmed_by_name,
+                "confirmed_seat": hand.confirmed_seat,
                 "entered_seat": hand.entered_seat,
                 "entered_phone": hand.entered_phone,
             }

@@ -285,6 +285,10 @@ def _check_game(
                     required=False,
                 ),
                 "entered_seat": _seat(meta.get("entered_seat"), f"{hpath}.entered_seat", parsed),
+                # The seat a confirmation came from (none in a document from before it was kept).
+                "confirmed_seat": _seat(
+                    meta.get("confirmed_seat"), f"{hpath}.confirmed_seat", parsed
+                ),
                 # A document from before phones were kept has none ("": not known).
                 "entered_phone": _text(
                     meta.get("entered_phone", ""),

@@ -181,6 +181,7 @@ def _game_restore(club, game_data, users, players, seasons, taken, has_versions)
                 entered_phone=meta.get("entered_phone") or "",
                 confirmed_at=meta.get("confirmed_at"),
                 confirmed_by_name=meta.get("confirmed_by_name") or "",
+                confirmed_seat=meta.get("confirmed_seat"),
                 entered_at=meta.get("entered_at") or now,
                 **hand_fields(hand, scored),
             )

@@ -10,22 +10,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from leagues.backup.batches import Batches, rows_insert
+from leagues.backup.columns import _field_check, _model_check
 from leagues.backup.constraints import row_constraints_check, unique_constraints_check
 from leagues.backup.fields import (
     Accounts,
     BackupError,
-    _bool,
-    _date,
     _list,
-    _moment,
     _obj,
-    _text,
 )
 from leagues.backup.limits import count_check
 from leagues.clubs.models import (
@@ -41,25 +37,13 @@ from leagues.tournaments.models import (
     TournamentSitOut,
     TournamentTable,
 )
-from scorecards.models import HandVersion, SeatClaim, SpentKey
-from scorecards.rules import KaiserError, rules_build
+from scorecards.models import HandVersion, SeatClaim, SeatRelease, SpentKey
 
 # What a reference points at when it is not another section: the restored club, or a member.
 CLUB = "club"
 USER = "user"
 # The sections built by hand above (their lists are the reference targets).
 CORE_LISTS = ("players", "seasons", "games")
-
-# Column ranges of the integer fields (the same on SQLite and PostgreSQL).
-_INT_RANGES: dict[str, tuple[int, int]] = {
-    "PositiveSmallIntegerField": (0, 32767),
-    "SmallIntegerField": (-32768, 32767),
-    "PositiveIntegerField": (0, 2147483647),
-    "IntegerField": (-2147483648, 2147483647),
-    "BigIntegerField": (-(2**63), 2**63 - 1),
-    "PositiveBigIntegerField": (0, 2**63 - 1),
-}
-
 
 @dataclass(frozen=True)
 class Section:
@@ -166,6 +150,16 @@ SECTIONS: tuple[Section, ...] = (
             "game__created_at", "game_id", "seat"
         ),
     ),
+    # The trace of a seat claim let go: which seat, held since when, let go by whom.
+    Section(
+        key="seat_releases",
+        model=SeatRelease,
+        fields=("seat", "claimed_at", "holder_name", "by_name", "at"),
+        refs={"game": "games", "by": USER},
+        rows=lambda club: SeatRelease.objects.filter(game__club=club).order_by(
+            "game__created_at", "game_id", "at", "pk"
+        ),
+    ),
     Section(
         key="spent_keys",
         model=SpentKey,
@@ -219,68 +213,6 @@ def _sections_export(
         index[section.key] = positions
         out[section.key] = rows
     return out
-
-
-def _field_check(model_field: models.Field, value: Any, path: str) -> Any:
-    """`value` from the document as the column takes it, or BackupError naming `path`."""
-    if value is None:
-        if model_field.null:
-            return None
-        raise BackupError(path, "must not be empty")
-    kind = model_field.get_internal_type()
-    if kind in _INT_RANGES:
-        low, high = _INT_RANGES[kind]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise BackupError(path, "expected a whole number")
-        for validator in model_field.validators:
-            try:
-                validator(value)
-            except ValidationError as exc:
-                raise BackupError(path, " ".join(exc.messages)) from exc
-        if not low <= value <= high:
-            raise BackupError(path, f"expected a number from {low} to {high}")
-    elif kind == "BooleanField":
-        value = _bool(value, path)
-    elif kind == "DateField":
-        value = _date(value, path)
-    elif kind == "DateTimeField":
-        value = _moment(value, path)
-    elif kind == "UUIDField":
-        try:
-            value = uuid.UUID(str(value))
-        except ValueError as exc:
-            raise BackupError(path, "expected a UUID") from exc
-    elif kind == "JSONField":
-        if model_field.name == "rules":
-            try:
-                rules_build(_obj(value, path))
-            except KaiserError as exc:
-                raise BackupError(path, str(exc)) from exc
-    else:
-        value = _text(
-            value, path, max_length=model_field.max_length or 10_000, required=not model_field.blank
-        )
-    if (
-        model_field.choices
-        and not (value == "" and model_field.blank)
-        and value not in {choice for choice, _label in model_field.flatchoices}
-    ):
-        raise BackupError(
-            path, f"expected one of {', '.join(str(c) for c, _ in model_field.flatchoices)}"
-        )
-    return value
-
-
-def _model_check(model: type[models.Model], values: dict[str, Any], path: str) -> None:
-    """The model's own checks of its fields (as a form's full_clean runs them) on `values`."""
-    given = set(values)
-    try:
-        model(**values).clean_fields(
-            exclude=[f.name for f in model._meta.concrete_fields if f.name not in given]
-        )
-    except ValidationError as exc:
-        name, messages = next(iter(exc.message_dict.items()))
-        raise BackupError(f"{path}.{name}", " ".join(messages)) from exc
 
 
 def _sections_check(data: Mapping[str, Any], sizes: dict[str, int], usernames: set[str]) -> dict:

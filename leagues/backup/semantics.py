@@ -28,10 +28,11 @@ def semantics_check(checked: dict[str, Any]) -> None:
                 f"tournament_tables[{i}].game",
                 "a night's table plays a game of four in two pairs",
             )
-    for i, (values, refs) in enumerate(sections["seat_claims"]):
-        seats = len(games[refs["game"]]["parsed"].seats)
-        if not 0 <= values.get("seat", 0) < seats:
-            raise BackupError(f"seat_claims[{i}].seat", f"expected a seat from 0 to {seats - 1}")
+    for key in ("seat_claims", "seat_releases"):
+        for i, (values, refs) in enumerate(sections.get(key, ())):
+            seats = len(games[refs["game"]]["parsed"].seats)
+            if not 0 <= values.get("seat", 0) < seats:
+                raise BackupError(f"{key}[{i}].seat", f"expected a seat from 0 to {seats - 1}")
     per_hand: Counter[tuple[int, int]] = Counter()
     for i, (values, refs) in enumerate(sections["hand_versions"]):
         path = f"hand_versions[{i}]"
