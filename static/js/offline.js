@@ -23,10 +23,18 @@
     games.sort(function (a, b) { return b.id - a.id; }).forEach(function (g) {
       var li = document.createElement("li"), a = document.createElement("a");
       a.href = g.path;
-      var b = document.createElement("b");
+      a.className = "button secondary";  /* a thumb's target, as the sheet's buttons */
+      /* One child: the button's flex box lays out the title and its line under it as text. */
+      var span = document.createElement("span"), b = document.createElement("b");
       b.textContent = g.title;
-      a.appendChild(b);
-      if (g.sub) { a.appendChild(document.createTextNode(" · " + g.sub)); }
+      span.appendChild(b);
+      if (g.sub) {
+        var small = document.createElement("small");
+        small.textContent = g.sub;
+        span.appendChild(document.createTextNode(" "));
+        span.appendChild(small);
+      }
+      a.appendChild(span);
       li.appendChild(a);
       ul.appendChild(li);
     });

@@ -128,6 +128,8 @@ def test_home_and_club_offline_list_the_kept_sheet(page, live_server, club, play
         assert f"Game {game.pk}" in links.inner_text()
         assert club.name in links.inner_text()
         assert not page.locator("#offline-none").is_visible()
+        box = links.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44
     assert_accessible(page, "offline page")
     screenshot(page, "offline-page")
     page.locator("#offline-games a").click()
