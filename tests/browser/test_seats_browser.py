@@ -1,0 +1,84 @@
+"""Seats at a 390x844 table: a phone gives its seat back and a replacement phone takes it, the
+sheet showing who holds each seat and since when; the table link's QR one tap from the top."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from leagues.clubs.models import Club
+from scorecards.models import SeatClaim, SeatRelease
+from scorecards.services import game_start, game_token_issue
+from tests.browser.axe import assert_accessible
+from tests.browser.conftest import PHONE, screenshot
+from tests.browser.test_table_sheet_browser import signed_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def game(club, players, standard_rules, alice):
+    Club.objects.filter(pk=club.pk).update(hands_need_confirmation=True)
+    club.refresh_from_db()
+    game = game_start(seats=players, rules=standard_rules, club=club, created_by=alice)
+    game_token_issue(game=game)
+    return game
+
+
+def _phone(browser, live_server, game):
+    context = browser.new_context(viewport=PHONE, locale="en-CA")
+    phone = context.new_page()
+    phone.set_default_timeout(10_000)
+    phone.goto(live_server.url + reverse("game_table_join", args=[game.table_token]))
+    phone.wait_for_selector("#seat-claim")
+    return phone
+
+
+def _claim(phone, name: str) -> None:
+    phone.select_option("#seat-claim select[name=seat]", label=name)
+    phone.click("#seat-claim button")
+    phone.wait_for_selector("#seat-board")
+
+
+def test_a_seat_given_back_is_taken_by_a_replacement_phone(browser, live_server, game) -> None:
+    first = _phone(browser, live_server, game)
+    # Nothing is chosen for the phone: the empty choice shows until someone picks a name.
+    assert first.eval_on_selector("#seat-claim select", "s => s.value") == ""
+    _claim(first, "Cat")
+    row = first.locator("#seat-row-1")
+    assert "Cat: claimed by a phone since" in row.inner_text()
+    assert "this phone" in row.inner_text()
+    assert first.locator("#seat-row-0").inner_text().strip() == "Ann: not claimed"
+    give_back = row.get_by_role("button", name="Give my seat back")
+    box = give_back.bounding_box()
+    assert box and box["height"] >= 44  # a finger's target
+    assert_accessible(first, "sheet with the seat board")
+    screenshot(first, "seat-board")
+    give_back.click()
+    first.wait_for_selector("#seat-claim")
+    assert first.locator("#seat-board").count() == 0  # no seat is claimed any more
+    [trace] = SeatRelease.objects.filter(game=game)
+    assert (trace.seat, trace.holder_name) == (1, "Cat")
+
+    replacement = _phone(browser, live_server, game)
+    _claim(replacement, "Cat")
+    assert "this phone" in replacement.locator("#seat-row-1").inner_text()
+    assert list(SeatClaim.objects.filter(game=game).values_list("seat", flat=True)) == [1]
+    # The first phone, reloaded, sees Cat's seat held by another phone (not its own).
+    first.reload()
+    assert "this phone" not in first.locator("#seat-row-1").inner_text()
+    assert first.locator("#seat-row-1 button").count() == 0
+    first.context.close()
+    replacement.context.close()
+
+
+def test_the_table_link_and_its_qr_are_one_tap_from_the_top(page, live_server, game, alice):
+    signed_in(page, live_server, alice)
+    page.goto(live_server.url + reverse("game_sheet", args=[game.pk]))
+    jump = page.get_by_role("link", name="Table link and QR code")
+    box = jump.bounding_box()
+    assert box and box["y"] < PHONE["height"] and box["height"] >= 44
+    assert not page.locator(".qr-box svg").is_visible()
+    jump.click()
+    page.wait_for_selector(".qr-box svg", state="visible")
+    assert page.locator("details.table-link").evaluate("d => d.open")
