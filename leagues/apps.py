@@ -35,6 +35,11 @@ class LeaguesConfig(AppConfig):
         game_result_changed.connect(game_result_changed_receive, dispatch_uid="standings_game")
         games_deleted.connect(games_deleted_receive, dispatch_uid="standings_games_deleted")
         table_context_register(TournamentTableContext())
+        # The finished sheet shows each rated player's change, which the standings keep.
+        from leagues.standings.game_ratings import GameRatingChanges
+        from scorecards.hooks import game_ratings_register
+
+        game_ratings_register(GameRatingChanges())
         # The season standings count the nights each player played and won.
         nights_source_register(SeasonNights())
         night_changed.connect(night_changed_receive, dispatch_uid="standings_night_changed")

@@ -5,8 +5,9 @@ one the engine produced): who won, the final score, how many hands, the bids eac
 was set on, and the best hand (the one that added most to a side's score). `end_context` adds
 what this person may do next: a new game with the same seats, and the share link.
 
-Rating changes are not shown here: ratings belong to the standings room, above this one; the
-player's page there explains each rated game.
+Rating changes come from the room that keeps the ratings (standings, above this one), through
+the provider it registers (`scorecards.hooks.game_rating_changes`); the player's page there
+explains each of them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.urls import reverse
 
 from leagues.clubs.policy.games import GameNow
 from leagues.clubs.roles import GAME_SHARE, GAME_START, role_can
-from scorecards.hooks import TablePlace
+from scorecards.hooks import TablePlace, game_rating_changes
 from scorecards.rules import GameScore, points_leader
 from scorecards.sheet import bid_text, side_names
 
@@ -106,6 +107,27 @@ def game_end(score: GameScore, names: Sequence[str]) -> GameEnd:
     )
 
 
+@dataclass(frozen=True)
+class RatingLine:
+    name: str
+    change: str  # signed, as the player's page writes it ("+1.4")
+    provisional: bool
+
+
+def rating_lines(game: Any) -> list[RatingLine]:
+    """Each rated player's rating change by this game, in seat order (empty while the game is
+    not rated: not counted, or its ratings not updated yet)."""
+    changes = game_rating_changes(game.pk)
+    if not changes:
+        return []
+    seats = sorted(game.seats.all(), key=lambda seat: seat.seat)
+    return [
+        RatingLine(seat.name, changes[seat.player_id].change, changes[seat.player_id].provisional)
+        for seat in seats
+        if seat.player_id in changes
+    ]
+
+
 def rematch_url(game: Any) -> str:
     """The new-game form of the game's club (or a quick game), filled in from `game`: the same
     seats, rules and habits, the first dealer moved on by one seat (`start_views`)."""
@@ -133,7 +155,8 @@ def end_context(
 ) -> dict[str, Any] | None:
     """What the sheet shows once the game is finished (None before): the summary, the
     rematch link (to whoever may start a game here; never at a tournament table, which the
-    night's draw seats) and the share link with its buttons (as the policy allows them)."""
+    night's draw seats) and the share link with its buttons (as the policy allows them);
+    to the members of its club, the rating changes."""
     game = access.game
     if not game.is_finished:
         return None
@@ -143,6 +166,7 @@ def end_context(
     return {
         "summary": game_end(score, names),
         "rematch": rematch_url(game) if starts and place is None else "",
+        "ratings": rating_lines(game) if access.membership is not None else [],
         "share_manage": sharing,
         # The link is shown only to whoever may stop it (a table phone sees no address).
         "share_url": share_url(request, game.share_token) if sharing else "",

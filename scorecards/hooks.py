@@ -119,3 +119,37 @@ def place_from(values: dict[str, Any], score: GameScore) -> TablePlace | None:
 def uncounted_games() -> Q | None:
     """The filter of games that never count (`TableContext.uncounted`), or None."""
     return _contexts[0].uncounted() if _contexts else None
+
+
+# --- rating changes at the end of a game --------------------------------------------------------
+# The standings room, which keeps the ratings, registers one `GameRatings`; the finished sheet
+# shows each rated player's change through it. With none registered, it shows none.
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """One player's shown rating after a game, against before it: `change` signed ("+1.4"),
+    `provisional` while the player has few rated games."""
+
+    change: str
+    provisional: bool
+
+
+class GameRatings(Protocol):
+    def changes(self, game_id: int) -> dict[int, RatingChange]:
+        """The change of each rated player of the game, by player id; empty while the game is
+        not rated (not counted, or its ratings not updated yet)."""
+        ...
+
+
+_ratings: list[GameRatings] = []
+
+
+def game_ratings_register(provider: GameRatings) -> None:
+    """Install the ratings' provider (once per process; a second registration replaces it)."""
+    _ratings[:] = [provider]
+
+
+def game_rating_changes(game_id: int) -> dict[int, RatingChange]:
+    """`GameRatings.changes` of the registered provider, or {} when none is registered."""
+    return _ratings[0].changes(game_id) if _ratings else {}

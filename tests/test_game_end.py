@@ -302,3 +302,36 @@ def test_a_backup_carries_the_share_link(finished, alice, club):
     assert restored.share_token == token
     page = Client().get(reverse("game_shared", args=[token]))
     assert page.status_code == 200 and "Ann &amp; Bob win, 63 – 2." in page.content.decode()
+
+
+def test_members_see_the_rating_changes_the_player_page_explains(finished, users, players):
+    from leagues.standings import rebuild
+    from leagues.standings.player_ratings import (
+        player_explanations,
+        player_rating_points,
+        rating_change_text,
+    )
+
+    sheet = reverse("game_sheet", args=[finished.pk])
+    # Not rated yet: nothing said about ratings.
+    assert "game-end-ratings" not in client_for(users["member"]).get(sheet).content.decode()
+    rebuild.ratings_rebuild(club_id=finished.club_id)
+    expected = []
+    for player in players:  # Ann, Cat, Bob, Dan: the seats' order
+        explained = player_explanations(player, player_rating_points(player))[finished.pk]
+        expected.append(f"{player.name} <b>{rating_change_text(explained.change)}</b>")
+    for who in ("owner", "member"):
+        html = client_for(users[who]).get(sheet).content.decode()
+        line = re.search(r'<p class="game-end-ratings">(.*?)</p>', html, re.S).group(1)
+        for text in expected:
+            assert text in line, (who, text)
+        # In seat order.
+        assert [line.index(text) for text in expected] == sorted(line.index(t) for t in expected)
+        assert "provisional" in line  # everyone's first rated game
+    # A phone at the table sees the summary, not the ratings (a member's page).
+    phone = _client("table_phone", finished, users).get(sheet).content.decode()
+    assert "The game in figures" in phone and "game-end-ratings" not in phone
+    # Nor does the public record.
+    token = game_share(game=finished, by=users["owner"])
+    public = Client().get(reverse("game_shared", args=[token])).content.decode()
+    assert "game-end-ratings" not in public
