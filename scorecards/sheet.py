@@ -54,6 +54,32 @@ class SheetRow:
     bidder_name: str
     bid_label: str
     cells: tuple[SheetCell, ...]
+    # Who bid first: the seat after the dealer (the auction goes round from the dealer's left).
+    first_name: str = ""
+    sides: tuple[str, ...] = ()
+
+    @property
+    def said(self) -> str:
+        """The hand in one line, as the action bar says it once saved: "Hand 5: Ann & Cat 8
+        made, +9 / Bob & Dan +1" (the engine's deltas, the bidding side first)."""
+        scored = self.scored
+        if scored.thrown_in:
+            return _("Hand %(n)s: thrown in, %(dealer)s deals again") % {
+                "n": scored.number,
+                "dealer": self.dealer_name,
+            }
+        parts = []
+        for side, (name, cell) in enumerate(zip(self.sides, self.cells, strict=True)):
+            if side == scored.side:
+                verdict = _("%(side)s %(bid)s made, %(delta)s") if scored.made else _(
+                    "%(side)s %(bid)s set, %(delta)s"
+                )
+                parts.insert(
+                    0, verdict % {"side": name, "bid": self.bid_label, "delta": _signed(cell.delta)}
+                )
+            else:
+                parts.append(f"{name} {_signed(cell.delta)}")
+        return _("Hand %(n)s: %(sides)s") % {"n": scored.number, "sides": " / ".join(parts)}
 
     @property
     def doubled(self) -> bool:
@@ -72,6 +98,7 @@ class SheetRow:
 
 def sheet_rows(score: GameScore, hands: Sequence[Hand], names: Sequence[str]) -> list[SheetRow]:
     by_number = {hand.number: hand for hand in hands}
+    sides = tuple(side_names(score.rules, names))
     rows = []
     for scored in score.hands:
         rows.append(
@@ -87,6 +114,8 @@ def sheet_rows(score: GameScore, hands: Sequence[Hand], names: Sequence[str]) ->
                         zip(scored.delta, scored.scores, strict=True)
                     )
                 ),
+                first_name=names[(scored.dealer + 1) % len(names)],
+                sides=sides,
             )
         )
     return rows
@@ -117,11 +146,13 @@ class _RowDrawer:
         self.stem = escape(stem[: -len("1/")])
         self.confirm_stem = escape(reverse("hand_confirm", args=[game_id, 1])[: -len("1/confirm")])
         self.history = _("Hand %(n)s: history")
+        # The badge is part of the hand's link (both open its history): one target, not two.
         self.corrected = format_html(
-            ' <a href="{{url}}" class="badge corrected" title="{}">{}</a>',
+            ' <span class="badge corrected" title="{}">{}</span>',
             _("Corrected: see the history"),
             _("corrected"),
         )
+        self.first = _("%(name)s bids 1st")
         self.thrown = escape(_("thrown in"))
         self.set = format_html(' <span class="badge set">{}</span>', _("set"))
         self.target = _("target %(t)s")
@@ -166,7 +197,7 @@ class _RowDrawer:
         number = row.scored.number
         url = f"{self.stem}{number}/"
         unconfirmed = " unconfirmed" if marks.needs_confirming and not row.confirmed else ""
-        corrected = self.corrected.replace("{url}", url) if number in marks.corrected else ""
+        corrected = self.corrected if number in marks.corrected else ""
         cells = "".join(
             f'<td class="num side-{side}{" bidding" if cell.bidding else ""}">'
             f'<small class="delta">{_signed(cell.delta)}</small> <b>{cell.total}</b></td>'
@@ -176,8 +207,10 @@ class _RowDrawer:
         label = escape(self.history % {"n": number})
         return (
             f'<tr class="{row.css}{unconfirmed}" id="hand-{number}"><td class="num">'
-            f'<a href="{url}" aria-label="{label}">{number}</a>{corrected}</td>'
-            f"<td>{escape(row.dealer_name)}</td><td>{self.bid(row)}{confirm}</td>{cells}</tr>\n"
+            f'<a href="{url}" class="hand-link" aria-label="{label}">{number}{corrected}</a></td>'
+            f'<td>{escape(row.dealer_name)} <small class="first-bid">'
+            f"{escape(self.first % {'name': row.first_name})}</small></td>"
+            f"<td>{self.bid(row)}{confirm}</td>{cells}</tr>\n"
         )
 
 

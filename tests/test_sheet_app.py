@@ -87,7 +87,9 @@ def test_corrected_row_is_marked_with_its_history_one_tap_away(as_alice, game) -
     page = as_alice.get(url).content.decode()
     row = re.search(r'<tr[^>]*id="hand-1".*?</tr>', page, re.S).group(0)
     history = reverse("hand_detail", args=[game.pk, 1])
-    assert "badge corrected" in row and f'href="{history}" class="badge corrected"' in row
+    # The badge is inside the hand's link to its history (one target of 44 px, not two).
+    link = re.search(rf'<a href="{history}" class="hand-link"[^>]*>.*?</a>', row, re.S)
+    assert link is not None and "badge corrected" in link.group(0)
     row2 = re.search(r'<tr[^>]*id="hand-2".*?</tr>', page, re.S).group(0)
     assert "badge corrected" not in row2
 
