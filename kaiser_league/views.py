@@ -1,4 +1,5 @@
-"""Project-level views: the health check, the service worker, robots.txt, the error pages."""
+"""Project-level views: the health check, the service worker and its offline page, robots.txt,
+the error pages."""
 
 from __future__ import annotations
 
