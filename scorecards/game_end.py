@@ -166,7 +166,7 @@ def end_context(
     return {
         "summary": game_end(score, names),
         "rematch": rematch_url(game) if starts and place is None else "",
-        "ratings": rating_lines(game) if access.membership is not None else [],
+        "rating_lines": rating_lines(game) if access.membership is not None else [],
         "share_manage": sharing,
         # The link is shown only to whoever may stop it (a table phone sees no address).
         "share_url": share_url(request, game.share_token) if sharing else "",

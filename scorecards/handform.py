@@ -24,6 +24,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from kaiser_league.inputs import InputError, number_parse
+from scorecards.call_words import call_words_read
 from scorecards.habits import hand_habits_post, hand_with_habits
 from scorecards.rules import BID_KINDS, NOBODY, HandInput, KaiserError, Rules
 from scorecards.rules.calls import Card
@@ -230,6 +231,8 @@ def hand_form_parse(
             calls = [call or "pass" for call in raw_calls]
     elif raw_calls:
         calls = [call.strip() for call in raw_calls[0].split(",") if call.strip()]
+    # A call typed in the viewer's words ("passe", "8 sans") is read in the engine's.
+    calls = [call_words_read(call) for call in calls]
     if calls:
         form.filled.add("auction")
     if len(calls) > 2 * rules.seats or any(len(call) > 20 for call in calls):

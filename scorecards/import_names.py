@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 
 from leagues.clubs.models import Club, Player
 from leagues.clubs.name_match import players_alike
+from scorecards.list_words import semicolon_join
 from scorecards.models import MAX_SEATS
 from scorecards.rules import RecordError
 
@@ -30,7 +31,7 @@ class PlayersAlike(RecordError):
 
     def __init__(self, alike: Mapping[str, Sequence[Player]], *, several_only: bool = False):
         self.alike = {name: list(players) for name, players in alike.items()}
-        described = "; ".join(
+        described = semicolon_join(
             gettext("“%(name)s” looks like %(players)s")
             % {"name": name, "players": ", ".join(player.name for player in players)}
             for name, players in self.alike.items()

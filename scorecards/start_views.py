@@ -23,6 +23,7 @@ from leagues.clubs.name_match import players_alike
 from leagues.clubs.roles import GAME_START
 from leagues.clubs.selectors import club_current_season
 from scorecards.habits import GameHabitsForm, passing_choices
+from scorecards.list_words import semicolon_join
 from scorecards.models import Game
 from scorecards.played_on import played_on_latest
 from scorecards.pot import cents_decimal
@@ -57,7 +58,9 @@ def _partners_text(rules: Rules) -> str:
     if rules.side_count == rules.seats:
         return _("Everyone plays for themselves.")
     groups = [" & ".join(str(seat + 1) for seat in side) for side in rules.sides]
-    return _("Partners (sitting opposite): seats %(groups)s.") % {"groups": "; ".join(groups)}
+    return _("Partners (sitting opposite): seats %(groups)s.") % {
+        "groups": semicolon_join(groups)
+    }
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,15 @@ French numbers; names sort by the Unicode collation in both languages."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kaiser_league.collation import name_key, sorted_by_name
 from tests.test_translations import PO, po_entries
-from tools.french_typography import fix, problems
+from tools.french_typography import fix, generated_problems, problems
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_msgstr_follows_french_typography() -> None:
@@ -32,7 +36,7 @@ def test_every_msgstr_follows_french_typography() -> None:
         # Not prose: a URL, a time format, a query string and a JSON key keep their colon.
         ("http://x/?show=1", "http://x/?show=1"),
         ("H:i", "H:i"),
-        ('{\\"réglage\\": valeur}', '{\\"réglage\\": valeur}'),
+        ('{\\"min_bid\\": 6}', '{\\"min_bid\\": 6}'),
     ],
 )
 def test_the_typography_tool(written: str, typeset: str) -> None:
@@ -57,6 +61,54 @@ def test_the_typography_tool(written: str, typeset: str) -> None:
 )
 def test_the_tool_finds_a_missing_elision(text: str, found: bool) -> None:
     assert any("elision" in problem for problem in problems(text)) is found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ('Écrit {\\"paramètre\\": valeur, ...}', True),  # a word in straight quotes
+        ('tapez \\"passe\\"', True),
+        ('un objet comme {\\"per_set\\": 25}', False),  # a code name: JSON as typed
+        ("tapez « passe »", False),
+    ],
+)
+def test_the_tool_finds_straight_quotes_around_words(text: str, found: bool) -> None:
+    assert any("straight quotes" in problem for problem in problems(text)) is found
+
+
+@pytest.mark.parametrize(
+    ("source", "template", "found"),
+    [
+        ("{% blocktranslate %}Table {{ n }}{% endblocktranslate %}: {{ x }}", True, True),
+        ('{% translate "Rules" %}; {{ x }}', True, True),
+        ("{% blocktranslate %}Table {{ n }}:{% endblocktranslate %} {{ x }}", True, False),
+        ('{% translate "Rules" %} · {{ x }}', True, False),
+        ('text = "; ".join(groups)', False, True),
+        ('text = name + ": " + score', False, True),
+        ("text = semicolon_join(groups)", False, False),
+        ('text = ", ".join(names)', False, False),
+        ('header = "; ".join(parts)  # not prose', False, False),
+    ],
+)
+def test_the_tool_finds_punctuation_the_code_adds(source: str, template: bool, found: bool):
+    assert bool(generated_problems(source, template=template)) is found
+
+
+def test_no_page_or_module_adds_a_semicolon_or_colon_to_translated_text() -> None:
+    """French sets off "sièges 1 & 3 ; 2 & 4" and "Table 1 : Cat & Hélène 20": the punctuation
+    is the translation's. (The rooms that write sentences; `kaiser_league` writes headers.)"""
+    bad = [
+        f"{path.relative_to(ROOT)} {problem}"
+        for path in sorted((ROOT / "templates").rglob("*.html"))
+        for problem in generated_problems(path.read_text(encoding="utf-8"), template=True)
+    ] + [
+        f"{path.relative_to(ROOT)} {problem}"
+        for room in ("leagues", "scorecards")
+        for path in sorted((ROOT / room).rglob("*.py"))
+        if "migrations" not in path.parts
+        for problem in generated_problems(path.read_text(encoding="utf-8"), template=False)
+    ]
+    assert bad == []
 
 
 def _msgstr(msgid: str) -> list[str]:

@@ -8,7 +8,14 @@
 - no "de", "que", "le", "la" before a placeholder that is a name (`de %(winner)s`): the name
   decides the elision ("d’Ann", "de Bob"), which a translation cannot know, so such a message is
   phrased without it ("%(winner)s l’emportent"); and none before a word starting with a vowel
-  ("de Ann", "que il").
+  ("de Ann", "que il");
+- straight double quotes only around a JSON example's key (`{"min_bid": 6}`), never around words
+  (`{"paramètre": valeur}`, `"passe"`): words take « guillemets ».
+
+And outside the catalogue, the strings the code puts together (`generated_problems`): a
+semicolon or colon added after a translated string in a template (`{% endblocktranslate %}:`)
+or joined in Python (`"; ".join(...)`) never gets French's no-break space; the punctuation
+belongs inside the translated string, or the join goes through `scorecards.list_words`.
 
 Run it after filling new strings (then `make messages` compiles them):
     .venv/bin/python tools/french_typography.py [path/to/django.po]
@@ -61,6 +68,11 @@ _ELIDED_BEFORE_VOWEL = re.compile(
 )
 
 
+# Straight double quotes (escaped in the .po text) around a code name that a JSON example
+# gives as a key (`{"per_set": 25}`).
+_CODE_QUOTED = re.compile(r'\\"[a-z_][a-z0-9_]*\\":')
+
+
 def problems(text: str) -> list[str]:
     """What breaks the rules in one msgstr (empty when it follows them)."""
     found = []
@@ -70,11 +82,36 @@ def problems(text: str) -> list[str]:
         found.append("no elision before a vowel")
     if "'" in text:
         found.append("straight apostrophe")
+    if '\\"' in _CODE_QUOTED.sub("", text):
+        found.append("straight quotes around words: « » (code names only in straight quotes)")
     if re.search(r"«(?!\u00a0\S)|\s\s»|(?<!\u00a0)»", text):
         found.append("no no-break space inside « »")
     for match in _PUNCT.finditer(text):
         if not _is_code(text, match.start()) and match.group(0) != NBSP + match.group(1):
             found.append(f"no no-break space before {match.group(1)!r}")
+    return found
+
+
+# A semicolon or colon right after a translated string in a template, or a list joined with one
+# in Python: French would need a no-break space the code cannot give.
+_AFTER_TRANSLATION = re.compile(
+    r"(?:\{%\s*endblocktranslate\s*%\}|\{%\s*translate\s+(?:\"[^\"]*\"|'[^']*')[^%]*%\})[ ]?[:;]"
+)
+_JOINED = re.compile(r"""(?<![\w])(["'])[ ]?[;:][ ]?\1\s*(?:\.join\(|\+)""")
+# A line that joins code, not prose (a header's parts) says so.
+_NOT_PROSE = "# not prose"
+
+
+def generated_problems(source: str, *, template: bool) -> list[str]:
+    """The places in a template's or a Python module's `source` where a semicolon or colon is
+    put after translated text by the code (see the module docstring), one line each."""
+    found = []
+    for number, line in enumerate(source.split("\n"), 1):
+        if _NOT_PROSE in line:
+            continue
+        pattern = _AFTER_TRANSLATION if template else _JOINED
+        if pattern.search(line):
+            found.append(f"line {number}: punctuation outside the translated string")
     return found
 
 

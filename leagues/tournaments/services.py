@@ -52,6 +52,7 @@ from leagues.tournaments.selectors import (
 )
 from scorecards.rules import KaiserError, Rules, rules_build
 from scorecards.services import game_close_by_round, game_start, game_token_issue
+from scorecards.table_label import table_label_stored
 
 
 class TournamentError(ValueError):
@@ -324,8 +325,8 @@ def round_draw(
                 club=tournament.club,
                 season=tournament.season,
                 first_dealer=(number - 1) % rules.seats,
-                table_label=_("Round %(round)s · Table %(table)s")
-                % {"round": number, "table": table_number},
+                # Canonical words, shown in each viewer's language (`table_words`).
+                table_label=table_label_stored(number, table_number),
                 created_by=by,
                 played_on=tournament.date,  # the night's day, whenever its round is drawn
             )
