@@ -20,6 +20,9 @@ bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count()))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 worker_class = "gthread" if threads > 1 else "sync"
+# The last resort of a request's time budget: a worker silent this long is killed and restarted.
+# Above the database's budgets (a statement 5 s on PostgreSQL, the SQLite lock wait 20 s:
+# kaiser_league/settings.py), which answer 503 first; a sheet takes well under a second.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 # On SIGTERM, let the hand being saved finish: phones retry with their idempotency key anyway.
 graceful_timeout = 20

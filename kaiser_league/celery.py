@@ -3,7 +3,7 @@
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import celeryd_init, task_postrun, task_prerun, worker_process_init
 
 from kaiser_league.logs import request_id_var
 
@@ -30,3 +30,15 @@ def _task_request_id(task_id: str | None = None, task: object = None, **kwargs: 
 def _task_request_id_forget(task: object = None, **kwargs: object) -> None:
     if _in_worker(task):
         request_id_var.set("-")
+
+
+@celeryd_init.connect
+@worker_process_init.connect
+def _worker_budget(**kwargs: object) -> None:
+    """The worker's tasks (rebuilds, backups) hold no web worker: each statement takes the
+    commands' time budget, not a request's (kaiser_league/budget.py)."""
+    from django.conf import settings
+
+    from kaiser_league.budget import budget_set
+
+    budget_set(settings.DB_COMMAND_STATEMENT_TIMEOUT)

@@ -132,12 +132,16 @@ TEMPLATES = [
 # Persistent connections matter on SQLite too: every new connection pays a WAL checkpoint.
 CONN_MAX_AGE = env_int("CONN_MAX_AGE", 600)
 DATABASE_URL = env_str("DATABASE_URL")
+DB_STATEMENT_TIMEOUT = env_int("DB_STATEMENT_TIMEOUT", 5)  # a request's, then 503 (budget.py)
+DB_COMMAND_STATEMENT_TIMEOUT = env_int("DB_COMMAND_STATEMENT_TIMEOUT", 600)  # commands, worker
 if DATABASE_URL:
     DATABASES = {
         "default": dj_database_url.parse(
             DATABASE_URL, conn_max_age=CONN_MAX_AGE, conn_health_checks=True
         )
     }
+    _budget = {"options": f"-c statement_timeout={DB_STATEMENT_TIMEOUT}s"}  # libpq: no query
+    DATABASES["default"]["OPTIONS"] = DATABASES["default"].get("OPTIONS", {}) | _budget
 else:
     DATABASES = {
         "default": {

@@ -32,11 +32,10 @@ from scorecards.models import FinishReason, Game, Hand
 from scorecards.pot import cents_text
 from scorecards.presentation import kind_label, sheet_texts, table_qr, winner_text
 from scorecards.qr import table_link
-from scorecards.rules import GameScore, Rules, points_leader
+from scorecards.rules import GameScore, Rules, game_score, points_leader
 from scorecards.rules.catalogue import rules_describe
 from scorecards.seat_board import seat_board
 from scorecards.selectors import (
-    game_hands,
     game_needs_confirmation,
     game_pot_of,
     game_scored,
@@ -55,6 +54,7 @@ from scorecards.sheet import (
     window_mark,
     window_start,
 )
+from scorecards.sheet_hands import sheet_hands
 from scorecards.table_phone import (
     corrected_numbers,
     game_names,
@@ -132,8 +132,21 @@ def sheet_context(
     **entry: Any,
 ) -> dict[str, Any]:
     game = access.game
-    hands = list(game_hands(game)) if hands is None else list(hands)
-    score = game_scored(game, hands) if score is None else score
+    if hands is None:
+        # One lean read whatever the game's length: every record for the engine, the last
+        # hands whole (scorecards.sheet_hands).
+        read = sheet_hands(game)
+        hands = read.recent
+        if score is None:
+            score = game_score(game.rules_value, read.inputs, game.first_dealer)
+        every: list[Hand | None] = read.padded()
+        corrected, unconfirmed = read.corrected, read.unconfirmed
+    else:
+        hands = list(hands)
+        score = game_scored(game, hands) if score is None else score
+        every = list(hands)
+        corrected = corrected_numbers(game, hands)
+        unconfirmed = any(h.confirmed_at is None for h in hands)
     rules = score.rules
     names = game_names(game)
     sides = side_names(rules, names)
@@ -145,8 +158,7 @@ def sheet_context(
     place = table_place(game, score)
     # What the game accepts now, and what this person may do of it: the policy's answers,
     # the same the services check, so the page offers exactly what the server takes.
-    now = game_now_of(game, place, hands, confirm_asked=needs_confirming)
-    corrected = corrected_numbers(game, hands)
+    now = game_now_of(game, place, every, confirm_asked=needs_confirming)
     rows = sheet_rows(score, hands, names)
     # Every row is laid out (the poll compares the phone's rows with them), the last ones drawn.
     first = shown_from(len(rows))
@@ -202,7 +214,7 @@ def sheet_context(
         "corrected": corrected,
         "sheet_texts": sheet_texts(),
         "needs_confirming": needs_confirming,
-        "unconfirmed": needs_confirming and any(h.confirmed_at is None for h in hands),
+        "unconfirmed": needs_confirming and unconfirmed,
         "confirm": confirm,
         # Which seats phones claim, since when (drawn by the full page only: one query).
         "seat_board": lambda: seat_board(

@@ -1,0 +1,121 @@
+"""A database restart in the middle of a burst of hands answers "try again", never 500: while
+8 phones send their hands, every connection of the web side is cut by the server
+(pg_terminate_backend, what a restart does to them) again and again. Every answer is 201, 200
+(a hand resent after a cut between its commit and its answer) or 503 with Retry-After; each
+phone resends a 503'd hand with the same key, as the outbox does, and in the end every game holds
+every hand exactly once. Real PostgreSQL: the lead runs it with -m postgres."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections import Counter
+
+import pytest
+from django.db import connection, connections
+from django.test import Client
+from django.urls import reverse
+
+from kaiser_league.ops_middleware import RETRY_AFTER_SECONDS
+from scorecards.models import Hand
+from scorecards.rules import rules_build
+from scorecards.services import game_start
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+PHONES = 8
+HANDS = 12
+ENDLESS = {"preset": "standard", "lose_at": None, "target": 500, "nt_target": None}
+JSON = {"Accept": "application/json"}
+
+
+def _hand(number: int) -> dict[str, str]:
+    # Bid 7 made with 7 tricks: +7 a hand, far from the target of 500 in 12 hands.
+    return {
+        "idempotency_key": str(uuid.uuid4()),
+        "number": str(number),
+        "bidder": "0",
+        "bid": "7",
+        "kind": "trump",
+        "tricks_bidder": "7",
+        "five_hearts": "0",
+        "three_spades": "0",
+    }
+
+
+def _cut_every_connection() -> int:
+    """What a restart does to the web side: every other backend of this database ended."""
+    killer = connections.create_connection("default")
+    try:
+        with killer.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND backend_type = 'client backend'"
+            )
+            return int(cursor.fetchone()[0])
+    finally:
+        killer.close()
+
+
+def test_a_restart_mid_burst_answers_only_201_200_or_503(club, players, alice) -> None:
+    assert connection.vendor == "postgresql"
+    rules = rules_build(ENDLESS)
+    games = [
+        game_start(seats=players, rules=rules, club=club, created_by=alice) for _ in range(PHONES)
+    ]
+    phones = []
+    for _ in range(PHONES):
+        phone = Client(raise_request_exception=False)
+        phone.force_login(alice)
+        phones.append(phone)
+    connection.close()  # the phones' threads open their own connections
+
+    statuses: Counter[int] = Counter()
+    retry_after: set[str] = set()
+    lock = threading.Lock()
+    start = threading.Barrier(PHONES + 1)
+
+    def phone_sends(phone: Client, game_id: int) -> None:
+        url = reverse("hand_submit", args=[game_id])
+        try:
+            start.wait()
+            for number in range(1, HANDS + 1):
+                data = _hand(number)
+                for _attempt in range(50):
+                    answer = phone.post(url, data, headers=JSON)
+                    with lock:
+                        statuses[answer.status_code] += 1
+                        if answer.status_code == 503:
+                            retry_after.add(answer.get("Retry-After", ""))
+                    if answer.status_code != 503:
+                        break
+                    time.sleep(0.05)  # the outbox waits Retry-After; a test waits less
+        finally:
+            connections.close_all()
+
+    threads = [
+        threading.Thread(target=phone_sends, args=(phone, game.pk))
+        for phone, game in zip(phones, games, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    cut = 0
+    for _ in range(10):  # a server going down and up again, ten times during the burst
+        time.sleep(0.1)
+        cut += _cut_every_connection()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+
+    assert cut > 0, "no connection was cut: the test proved nothing"
+    assert set(statuses) <= {200, 201, 503}, statuses
+    assert statuses[201] + statuses[200] == PHONES * HANDS, statuses
+    assert retry_after <= {str(RETRY_AFTER_SECONDS)}, retry_after
+    for game in games:
+        numbers = list(
+            Hand.objects.filter(game=game).order_by("number").values_list("number", flat=True)
+        )
+        assert numbers == list(range(1, HANDS + 1)), (game.pk, numbers)
