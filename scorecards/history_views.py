@@ -12,9 +12,11 @@ from django.views.decorators.http import require_GET
 from kaiser_league.http import HtmxHttpRequest
 from kaiser_league.inputs import number_or_none
 from scorecards.access import game_for_member
-from scorecards.selectors import game_hands, game_needs_confirmation, game_scored
+from scorecards.rules import game_score
+from scorecards.selectors import game_needs_confirmation
 from scorecards.sheet import SHEET_ROWS, RowMarks, rows_html, sheet_rows, side_names
-from scorecards.table_phone import corrected_numbers, game_names
+from scorecards.sheet_hands import sheet_hands
+from scorecards.table_phone import game_names
 
 TEMPLATE = "scorecards/game_history.html"
 # As many hands a page as the sheet shows: a page weighs what the sheet does.
@@ -33,11 +35,7 @@ def game_history(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     last, or not a number, is 404. With htmx, the `#history` fragment only."""
     access = game_for_member(request, game_id)
     game = access.game
-    hands = list(game_hands(game))
-    score = game_scored(game, hands)
-    names = game_names(game)
-    rows = sheet_rows(score, hands, names)
-    pages = history_pages(len(rows))
+    pages = history_pages(game.hand_count)
     page = (
         number_or_none(request.GET, "page", minimum=1, maximum=pages)
         if "page" in request.GET
@@ -46,9 +44,14 @@ def game_history(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if page is None:
         raise Http404("No such page")
     start = (page - 1) * HISTORY_PAGE
+    # Every record for the engine (the totals of each row), this page's hands as rows.
+    read = sheet_hands(game, whole=(start + 1, start + HISTORY_PAGE))
+    score = game_score(game.rules_value, read.inputs, game.first_dealer)
+    names = game_names(game)
+    rows = sheet_rows(score, read.recent, names)
     shown = rows[start : start + HISTORY_PAGE]
     marks = RowMarks(
-        corrected=corrected_numbers(game, hands),
+        corrected=read.corrected,
         needs_confirming=game_needs_confirmation(game),
     )
     url = reverse("game_history", args=[game.pk])

@@ -23,9 +23,9 @@ RECENT_ROWS = 2 * SHEET_ROWS
 @dataclass(frozen=True)
 class SheetHands:
     """`inputs`: every hand as the engine takes it, in order; `recent`: the last RECENT_ROWS
-    hands as rows, each with `corrected`; `count`: how many hands; `corrected`: the numbers of
-    the recent hands changed after they were entered; `unconfirmed`: some hand, recent or not,
-    waits for a confirmation."""
+    hands (or those asked) as rows, each with `corrected`; `count`: how many hands;
+    `corrected`: the numbers of the recent hands changed after they were entered;
+    `unconfirmed`: some hand, recent or not, waits for a confirmation."""
 
     inputs: list[HandInput]
     recent: list[Hand]
@@ -39,16 +39,17 @@ class SheetHands:
         return [None] * (self.count - len(self.recent)) + list(self.recent)
 
 
-def sheet_hands(game: Game) -> SheetHands:
-    """The game's hands as the sheet reads them (one query)."""
-    first = max(0, game.hand_count - RECENT_ROWS)
+def sheet_hands(game: Game, whole: tuple[int, int] | None = None) -> SheetHands:
+    """The game's hands as the sheet reads them (one query); `whole`: the numbers (first, last)
+    of the hands read as rows (`recent`), by default the last RECENT_ROWS."""
+    first, last = whole or (game.hand_count - RECENT_ROWS + 1, game.hand_count)
     corrected = HandVersion.objects.filter(
         game=OuterRef("game"), number=OuterRef("number"), action=HandAction.CORRECT
     )
     # The corrected mark is looked up for the recent hands only (CASE does not run the
     # subquery for the others): it was most of the read's time.
     mark = Case(
-        When(number__gt=first, then=Exists(corrected)),
+        When(number__gte=first, number__lte=last, then=Exists(corrected)),
         default=Value(False),
         output_field=BooleanField(),
     )
@@ -67,7 +68,7 @@ def sheet_hands(game: Game) -> SheetHands:
         number = row[number_at]
         inputs.append(hand_input(number, row[record_at]))
         unconfirmed = unconfirmed or row[confirmed_at] is None
-        if number > first:
+        if first <= number <= last:
             hand = Hand.from_db(db, names, row[:-1])
             hand.corrected = row[-1]  # type: ignore[attr-defined]
             recent.append(hand)
