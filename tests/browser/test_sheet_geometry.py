@@ -184,3 +184,34 @@ def test_the_game_over_banner_is_on_screen_at_360x740_and_abandon_goes(
     assert page.locator(".sheet-stop a").count() == 0
     assert page.locator("#hand-form").count() == 0
     assert Game.objects.get(pk=game.pk).status == "finished"
+
+
+def test_larger_text_is_kept_by_the_phone_and_a_hand_still_fits_one_screen(
+    page, live_server, club, players, alice
+) -> None:
+    from tests.browser.test_sheet_phone import Taps, play_hand
+
+    signed_in(page, live_server, alice)
+    start_game(page, live_server, club)
+    size = "() => parseFloat(getComputedStyle(document.querySelector('#f-bidder legend')).fontSize)"
+    normal = page.evaluate(size)
+    toggle = page.locator("#text-size")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    large = page.evaluate(size)
+    assert large >= normal * 1.1, (normal, large)
+    # Remembered by this phone: a reload (and any other page) opens in larger text.
+    page.reload()
+    page.wait_for_selector("#hand-form")
+    assert page.evaluate(size) == large
+    assert page.locator("#text-size").get_attribute("aria-pressed") == "true"
+    # One hand, five taps and Save, never a scroll at 390x844.
+    taps = Taps(page, scrolls_per_hand=0)
+    for number in (1, 2):
+        play_hand(page, taps, number)
+    print(f"larger text: legend {normal} px -> {large} px")
+    page.locator("#text-size").click()
+    page.reload()
+    page.wait_for_selector("#hand-form")
+    assert page.evaluate(size) == normal

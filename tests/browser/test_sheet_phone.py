@@ -86,7 +86,8 @@ def play_hand(page, taps: Taps, number: int) -> None:
     page.wait_for_selector(f"#hand-{number}.flash")
     page.wait_for_selector(f"#hand-form input[name=number][value='{number + 1}']", state="attached")
     page.wait_for_selector("#bar-msg .sent")
-    assert f"Hand {number} saved" in page.inner_text("#bar-msg")
+    # The bar says the saved hand in the server's words: "Hand 1: Ann & Bob 8 set, -8 / ...".
+    assert f"Hand {number}: " in page.inner_text("#bar-msg")
     taps.bar_and_messages_on_screen()
     assert taps.taps <= 6, f"hand {number} took {taps.taps} taps"
     # Back at the top of the form: the first control of the next hand is on screen.
