@@ -364,11 +364,11 @@ PERMISSIONS_POLICY = (
 )
 
 # --- Standings and ratings --------------------------------------------------------------------
-# Beat catches up on rebuilds that could not be queued (broker down) or were lost.
+# Beat (no broker: leagues.standings.runner) repairs rebuilds lost or never queued, in <= 60 s.
 CELERY_BEAT_SCHEDULE = {
     "derived-data-reconcile": {
         "task": "leagues.derived_data_reconcile",
-        "schedule": env_int("DERIVED_DATA_RECONCILE_SECONDS", 300),
+        "schedule": env_int("DERIVED_DATA_RECONCILE_SECONDS", 60),
     },
     # /healthz?deep=1 wants a heartbeat younger than WORKER_HEARTBEAT_MAX_AGE.
     "worker-heartbeat": {

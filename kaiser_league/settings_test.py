@@ -7,6 +7,9 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # Eager unless a test run explicitly targets the real broker (CI's Redis pass sets this).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", True)  # noqa: F405
+# Derived data in the caller, at commit, as a worker would leave it: a test that wants the
+# embedded default's background thread turns it on (tests/test_derived_background.py).
+DERIVED_DATA_BACKGROUND = False
 STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
 }

@@ -75,7 +75,7 @@ def game_order() -> tuple[OrderBy, str, str]:
     return (game_day().asc(), "finished_at", "pk")
 
 
-def counted_games_qs(club: Club, season: Season | None = None) -> QuerySet[Game]:
+def counted_games_qs(club: Club | int, season: Season | None = None) -> QuerySet[Game]:
     """The games that count (`GameQuerySet.counted`), in game order (`game_order`)."""
     return games_where(club=club, season=season).counted().order_by(*game_order())
 

@@ -22,6 +22,7 @@ from leagues.standings.derived import (
     ratings_compute,
 )
 from leagues.standings.models import (
+    GameSummary,
     PlayerRating,
     RatingPoint,
     RatingSnapshot,
@@ -29,7 +30,7 @@ from leagues.standings.models import (
     RebuildKind,
 )
 from leagues.standings.rows import newer_snapshot_exists, rows_replace
-from leagues.standings.summaries import counted_results
+from leagues.standings.summaries import counted_results, summaries_store
 from scorecards.models import GameStatus
 from scorecards.selectors import games_where
 
@@ -146,7 +147,18 @@ def ratings_write(club_id: int, left_out: list[LeftOut]) -> RatingSnapshot | Non
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
         return None
-    results = counted_results(club, None, left_out)
+    fresh: list[GameSummary] = []
+    results = counted_results(club, None, left_out, fresh)
+    # A season's summaries are what its standings rows count: only its standings store them.
+    ids = [summary.game_id for summary in fresh]
+    seasonless = {
+        pk
+        for start in range(0, len(ids), 500)
+        for pk in games_where(ids=ids[start : start + 500])
+        .filter(season__isnull=True)
+        .values_list("pk", flat=True)
+    }
+    summaries_store([summary for summary in fresh if summary.game_id in seasonless])
     final, history, game_count = ratings_compute(results)
     last = results[-1] if results else None
     points = {

@@ -18,8 +18,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Season
+from leagues.standings.delta import standings_update
 from leagues.standings.derived import PLAYER_ONLY, LeftOut, standings_compute
 from leagues.standings.models import (
+    GameSummary,
     PartnershipStanding,
     PlayerStanding,
     RatingSnapshot,
@@ -31,7 +33,11 @@ from leagues.standings.models import (
 from leagues.standings.nights import NIGHT_FIGURES, nights_compute, season_nights
 from leagues.standings.ratings import ratings_append, ratings_write
 from leagues.standings.rows import newer_snapshot_exists, rows_replace
-from leagues.standings.summaries import counted_results
+from leagues.standings.summaries import (
+    counted_results,
+    summaries_of_season_keep,
+    summaries_store,
+)
 
 log = logging.getLogger(__name__)
 
@@ -93,8 +99,12 @@ def _rebuild_isolated(
     return result, ""
 
 
-def standings_rebuild(*, season_id: int) -> StandingsSnapshot | None:
+def standings_rebuild(
+    *, season_id: int, game_ids: Iterable[int] | None = None
+) -> StandingsSnapshot | None:
     """Recompute the standings of season `season_id` from its counted games and store them.
+    `game_ids`: the games whose change caused it; the rows are then updated by those games
+    alone when they can be (`leagues.standings.delta`), else rebuilt from nothing.
 
     Idempotent. The snapshot's computed_at is when the reading began. Returns the snapshot, or
     None if the season no longer exists, a newer rebuild already stored its result, or the
@@ -104,6 +114,16 @@ def standings_rebuild(*, season_id: int) -> StandingsSnapshot | None:
     season = Season.objects.filter(pk=season_id).only("pk", "club_id").first()
     if season is None:
         return None
+    if game_ids:
+        ids = list(game_ids)
+        updated, error = _rebuild_isolated(
+            RebuildKind.STANDINGS,
+            season.club_id,
+            season.pk,
+            lambda _left_out: standings_update(season.pk, ids),
+        )
+        if updated is not None and not error:
+            return updated
     result, _error = _rebuild_isolated(
         RebuildKind.STANDINGS,
         season.club_id,
@@ -118,7 +138,8 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
     season = Season.objects.select_related("club").filter(pk=season_id).first()
     if season is None:
         return None
-    results = counted_results(season.club, season, left_out)
+    fresh: list[GameSummary] = []
+    results = counted_results(season.club, season, left_out, fresh)
     players, pairs, game_count, hand_count = standings_compute(results)
     nights = nights_compute(season_nights(season.pk), results)
     for player, row in players.items():
@@ -144,6 +165,9 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
                 season=season, first_id=k[0], second_id=k[1], **figures
             ),
         )
+        # The summaries go with the rows they make (`summaries_of_season_keep`).
+        summaries_store(fresh)
+        summaries_of_season_keep(season, left_out)
         snapshot, _created = StandingsSnapshot.objects.update_or_create(
             season=season,
             defaults={"computed_at": started, "games": game_count, "hands": hand_count},

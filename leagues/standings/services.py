@@ -9,9 +9,10 @@ that died).
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +22,7 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from kaiser_league.celery import app as celery_app
 from leagues.clubs.models import Club, Season
+from leagues.standings import rebuild, runner
 from leagues.standings.models import (
     PlayerRating,
     PlayerStanding,
@@ -78,28 +80,51 @@ def game_result_changed_receive(sender: Any, *, game: Any, **kwargs: Any) -> Non
 
 
 def derived_data_send(
-    *, season_ids: Iterable[int] = (), club_ids: Iterable[int] = (), game_id: int | None = None
+    *,
+    season_ids: Iterable[int] = (),
+    club_ids: Iterable[int] = (),
+    game_id: int | None = None,
+    season_games: Mapping[int, Iterable[int]] | None = None,
 ) -> bool:
     """Queue the rebuilds now. Never raises: a broker that is down (or an eager rebuild that
     fails) is logged, and reconciliation catches up later. Returns True if all were queued.
-    `game_id`: the game whose change caused it (the ratings may then add just that game).
+    `season_ids`: standings rebuilt from nothing; `season_games` ({season: games}): standings
+    updated by those games alone (`leagues.standings.delta`) when they can be; `game_id`: the
+    one game whose change caused it (the ratings may then add just that game).
 
-    The tasks are found by their fixed names in the Celery app's registry
+    On the embedded default (`runner.background()`) the work goes to the process's background
+    thread (`leagues.standings.runner`): it runs after the response, merged with whatever else
+    waits. Otherwise the tasks are found by their fixed names in the Celery app's registry
     (`leagues.standings.tasks`, imported by `LeaguesConfig.ready`): the tasks call this module,
     never the other way round."""
+    season_ids = list(season_ids)
+    club_ids = list(club_ids)
+    games_of = {
+        season: sorted(set(games))
+        for season, games in (season_games or {}).items()
+        if season not in season_ids
+    }
+    if runner.background():
+        runner.hand_off(
+            season_games=games_of,
+            season_ids=season_ids,
+            club_games={club: [game_id] for club in club_ids} if game_id else None,
+            club_ids=() if game_id else club_ids,
+        )
+        return True
     ok = True
-    jobs = [(STANDINGS_TASK, s) for s in season_ids]
-    jobs += [(RATINGS_TASK, c) for c in club_ids]
+    jobs: list[tuple[str, int, dict[str, Any]]] = [(STANDINGS_TASK, s, {}) for s in season_ids]
+    jobs += [(STANDINGS_TASK, s, {"game_ids": games}) for s, games in games_of.items()]
+    jobs += [(RATINGS_TASK, c, {"game_id": game_id} if game_id else {}) for c in club_ids]
     if not jobs:
         return True
     with contextlib.ExitStack() as stack:
         connection = None
         if not celery_app.conf.task_always_eager:
             connection = stack.enter_context(_publish_connection())
-        for name, object_id in jobs:
+        for name, object_id, hint in jobs:
             try:
                 # No publish retries: a hand submit must never wait on a broker that is down.
-                hint = {"game_id": game_id} if game_id and name == RATINGS_TASK else {}
                 task = celery_app.tasks[name]
                 task.apply_async((object_id,), hint, retry=False, connection=connection)
             except (BrokerError, *BROKER_SOCKET_ERRORS):
@@ -110,6 +135,35 @@ def derived_data_send(
                 ok = False
                 log.exception("could not run %s(%s); reconciliation will catch up", name, object_id)
     return ok
+
+
+def derived_data_run(
+    *,
+    season_games: Mapping[int, Iterable[int]],
+    season_ids: Iterable[int],
+    club_games: Mapping[int, Iterable[int]],
+    club_ids: Iterable[int],
+) -> None:
+    """Do now, in this thread, what `derived_data_send` handed to the background thread (its
+    arguments merged): the standings first (they keep the summaries the ratings then read).
+    A failure of one is logged and never stops the others; reconciliation retries it."""
+    jobs: list[Callable[[], object]] = [
+        functools.partial(rebuild.standings_rebuild, season_id=s) for s in season_ids
+    ]
+    jobs += [
+        functools.partial(rebuild.standings_rebuild, season_id=s, game_ids=list(games))
+        for s, games in season_games.items()
+    ]
+    jobs += [functools.partial(rebuild.ratings_rebuild, club_id=c) for c in club_ids]
+    for club, games in club_games.items():
+        games = list(games)
+        one = games[0] if len(games) == 1 else None
+        jobs.append(functools.partial(rebuild.ratings_rebuild, club_id=club, game_id=one))
+    for job in jobs:
+        try:
+            job()
+        except Exception:
+            log.exception("derived data job %s failed; reconciliation will catch up", job)
 
 
 # A broker that hangs (stopped, overloaded, a half-open connection) rather than refusing.
@@ -145,8 +199,12 @@ class _Batch:
             return
         self.sent = True
         game_ids = {game_id for _season, _club, game_id in self.games}
+        season_games: dict[int, set[int]] = {}
+        for season, _club, game_id in self.games:
+            if season:
+                season_games.setdefault(season, set()).add(game_id)
         derived_data_send(
-            season_ids=sorted({season for season, _club, _game in self.games if season}),
+            season_games=season_games,
             club_ids=sorted({club for _season, club, _game in self.games}),
             # One game: the ratings may add just that game (rebuild.ratings_append).
             game_id=game_ids.pop() if len(game_ids) == 1 else None,
@@ -265,3 +323,6 @@ def club_counting_changed_receive(
     season of the club and its ratings are rebuilt, and stale until then (a game finishing
     meanwhile is never added on top of ratings counted under the old rule)."""
     derived_data_mark_stale(season_ids=season_ids, club_ids=[club_id])
+
+
+runner.runner_install(derived_data_run, derived_data_reconcile)

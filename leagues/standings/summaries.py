@@ -160,9 +160,11 @@ def _summary_of(game: Game, version: str, players: tuple, score: Any) -> GameSum
     )
 
 
-def _summaries_store(summaries: list[GameSummary]) -> None:
+def summaries_store(summaries: list[GameSummary]) -> None:
     """Insert or replace the summaries (one per game). Never raises for a game deleted
     meanwhile: its summary is simply not kept (the rebuild still used it, as it read it)."""
+    if not summaries:
+        return
     try:
         with transaction.atomic():
             GameSummary.objects.bulk_create(
@@ -238,7 +240,10 @@ def _result(game_id: int, finished_at: Any, summary: dict, live: set[int]) -> Ga
 
 
 def counted_results(
-    club: Club, season: Season | None = None, left_out: list[LeftOut] | None = None
+    club: Club,
+    season: Season | None = None,
+    left_out: list[LeftOut] | None = None,
+    fresh_out: list[GameSummary] | None = None,
 ) -> list[GameResult]:
     """The results of the games that count (`counted_games_qs`) for `club` (and `season`), in
     game order (`derived.game_order`), each read from its summary: the same figures the engine
@@ -250,7 +255,11 @@ def counted_results(
     of a game that stopped counting is left in place (it is read only while its game counts,
     and only if its version still matches), unless it is of an older format: then it goes. A
     constant number of queries whatever the number of games (more only for games whose summary
-    is recomputed: a few per 500 of them)."""
+    is recomputed: a few per 500 of them).
+
+    `fresh_out`: the summaries computed again are appended to it instead of stored, for the
+    caller to store with the rows they make (a season's stored summaries are what its standings
+    rows count: `summaries_of_season_keep`)."""
     rows = list(
         games_versioned(counted_games_qs(club, season)).values_list(
             "pk",
@@ -283,13 +292,75 @@ def counted_results(
             _summary_of(game, versions[game.pk], players, score)
             for game, players, score in games_scored(games, left_out)
         ]
-        _summaries_store(fresh)
+        if fresh_out is None:
+            summaries_store(fresh)
+        else:
+            fresh_out.extend(fresh)
         for summary in fresh:
             summaries[summary.game_id] = {name: getattr(summary, name) for name in _SUMMARY_FIELDS}
-    _older_formats_drop(club, season)
+    if fresh_out is None or season is None:
+        # (A season's rebuild drops them with every summary its rows leave out, when it
+        # stores the fresh ones: `summaries_of_season_keep`.)
+        _older_formats_drop(club, season)
     live = set(Player.objects.filter(club=club).order_by().values_list("pk", flat=True))
     return [
         _result(game_id, finished_at, summaries[game_id], live)
         for game_id, finished_at, *_rest in rows
         if game_id in summaries and summary_counts(summaries[game_id])
     ]
+
+
+def summaries_now(
+    season: Season, ids: list[int], left_out: list[LeftOut]
+) -> tuple[dict[int, dict], list[GameSummary]]:
+    """The summaries of those of games `ids` of `season` that count now (`counted_games_qs`),
+    as dicts of their fields ({game id: summary}), and the ones computed again (not stored:
+    the caller stores them with the rows they change). Games the engine raises on are noted
+    in `left_out` and left out. A few queries whatever the size of the season."""
+    rows = list(
+        games_versioned(counted_games_qs(season.club_id, season).filter(pk__in=ids)).values_list(
+            "pk", *_VERSION_FIELDS, *(f"standings_summary__{name}" for name in _SUMMARY_FIELDS)
+        )
+    )
+    split = 1 + len(_VERSION_FIELDS)
+    now: dict[int, dict] = {}
+    versions: dict[int, str] = {}
+    for row in rows:
+        versions[row[0]] = game_version(*row[1:split])
+        stored = dict(zip(_SUMMARY_FIELDS, row[split:], strict=True))
+        if stored["version"] == versions[row[0]] and summary_readable(stored):
+            now[row[0]] = stored
+    stale = [pk for pk in versions if pk not in now]
+    games = list(
+        games_where(ids=stale).only("pk", "rules", "first_dealer", "finish_reason", "pot_per_set")
+    )
+    fresh = [
+        _summary_of(game, versions[game.pk], players, score)
+        for game, players, score in games_scored(games, left_out)
+    ]
+    for summary in fresh:
+        now[summary.game_id] = {name: getattr(summary, name) for name in _SUMMARY_FIELDS}
+    return now, fresh
+
+
+def summaries_stored(ids: list[int]) -> dict[int, dict]:
+    """The stored summaries of games `ids`, as dicts of their fields, readable or not."""
+    return {
+        row[0]: dict(zip(_SUMMARY_FIELDS, row[1:], strict=True))
+        for row in GameSummary.objects.filter(game_id__in=ids).values_list(
+            "game_id", *_SUMMARY_FIELDS
+        )
+    }
+
+
+def summaries_of_season_keep(season: Season, left_out: list[LeftOut]) -> None:
+    """Delete the stored summaries of the games of `season` that its standings rows leave out
+    (games that do not count now, and those the engine could not score): what a season's rows
+    count is exactly its stored summaries (read by the update of one game,
+    `leagues.standings.delta`), so a game the rows leave out keeps none."""
+    games = games_where(season=season).values("pk")
+    counted = counted_games_qs(season.club_id, season).order_by().values("pk")
+    season_summaries = GameSummary.objects.filter(game__in=games)
+    season_summaries.exclude(game__in=counted).delete()
+    if left_out:
+        season_summaries.filter(game_id__in=[item.game_id for item in left_out]).delete()

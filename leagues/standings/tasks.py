@@ -31,8 +31,10 @@ OPTIONS = {
 
 
 @shared_task(name=services.STANDINGS_TASK, **OPTIONS)
-def standings_rebuild(season_id: int) -> None:
-    rebuild.standings_rebuild(season_id=season_id)
+def standings_rebuild(season_id: int, game_ids: list[int] | None = None) -> None:
+    """`game_ids`: the games that changed; the standings are updated by them alone when they
+    can be (`leagues.standings.delta`), else rebuilt from nothing."""
+    rebuild.standings_rebuild(season_id=season_id, game_ids=game_ids)
 
 
 @shared_task(name=services.RATINGS_TASK, **OPTIONS)

@@ -1,0 +1,195 @@
+"""A season's standings updated by the games that changed alone (`leagues.standings.delta`)
+equal a rebuild from nothing after any sequence of finishes, corrections, undos,
+confirmations, abandons, deletions and player deletions; a change the update cannot read
+falls back to the rebuild; the games of one round end are applied in one update; and an
+update lost to a crash is repaired by the reconciliation job."""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from leagues.clubs.models import Player, Season
+from leagues.standings import rebuild, tasks
+from leagues.standings.models import (
+    GameSummary,
+    PartnershipStanding,
+    PlayerStanding,
+    StandingsSnapshot,
+)
+from leagues.standings.services import derived_data_held
+from scorecards.models import Game
+from scorecards.rules import rules_build
+from scorecards.services import game_start, hand_correct, hand_record
+from tests.leagues_helpers import GAME_1, GAME_2, play
+from tests.test_standings_summaries import ACTIONS, Table
+
+pytestmark = pytest.mark.django_db
+GAME_RULES = rules_build({"preset": "standard"})
+
+
+def stored(season: Season) -> tuple:
+    players = {
+        row.player_id: (row.figures(), row.nights, row.night_wins, row.pot_balance)
+        for row in PlayerStanding.objects.filter(season=season)
+    }
+    pairs = {
+        (row.first_id, row.second_id): row.figures()
+        for row in PartnershipStanding.objects.filter(season=season)
+    }
+    snapshot = StandingsSnapshot.objects.filter(season=season).values_list("games", "hands")
+    return players, pairs, snapshot.first() or (0, 0)
+
+
+_from_nothing = [False]
+
+
+def from_nothing(season: Season) -> tuple:
+    """Every derived row of the season deleted and rebuilt, read, and rolled back."""
+    _from_nothing[0] = True
+    with transaction.atomic():
+        GameSummary.objects.filter(game__season=season).delete()
+        StandingsSnapshot.objects.filter(season=season).delete()
+        PlayerStanding.objects.filter(season=season).delete()
+        PartnershipStanding.objects.filter(season=season).delete()
+        rebuild.standings_rebuild(season_id=season.pk)
+        fresh = stored(season)
+        transaction.set_rollback(True)
+    _from_nothing[0] = False
+    return fresh
+
+
+@pytest.fixture
+def paths(monkeypatch) -> Counter:
+    """How each standings job ended: "delta" (updated by its games) or "full" (rebuilt)."""
+    seen: Counter = Counter()
+    update, write = rebuild.standings_update, rebuild._standings_write
+
+    def spy_update(season_id, game_ids):
+        result = update(season_id, game_ids)
+        seen["delta" if result is not None else "fell back"] += 1
+        seen["games"] += len(list(game_ids))
+        return result
+
+    def spy_write(season_id, left_out):
+        seen["full"] += not _from_nothing[0]
+        return write(season_id, left_out)
+
+    monkeypatch.setattr(rebuild, "standings_update", spy_update)
+    monkeypatch.setattr(rebuild, "_standings_write", spy_write)
+    return seen
+
+
+STEPS = st.lists(
+    st.tuples(st.sampled_from(ACTIONS), st.integers(0, 2**32)), min_size=1, max_size=10
+)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(first=st.integers(0, 2**32), steps=STEPS)
+def test_the_update_by_games_equals_a_rebuild_from_nothing(
+    club, alice, django_capture_on_commit_callbacks, paths, first, steps
+):
+    table = Table(club, alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        table.act("start", first)
+        table.act("finish", first + 1)
+    for action, seed in steps:
+        # The services' hooks hand the changed games over on commit (run here, in the caller).
+        with django_capture_on_commit_callbacks(execute=True):
+            table.act(action, seed)
+        assert stored(table.season) == from_nothing(table.season), action
+    event(f"updated by their games: {'some' if paths['delta'] else 'none'}")
+
+
+def test_a_game_finished_corrected_or_undone_updates_by_that_game_alone(
+    club, players, alice, django_capture_on_commit_callbacks, paths
+):
+    season = Season.objects.create(club=club, name="S", starts_on=datetime.date(2026, 9, 1))
+    ann, cat, bob, dan = players
+    with django_capture_on_commit_callbacks(execute=True):
+        first = play(club, season, [ann, cat, bob, dan], GAME_1)
+    assert paths["full"] == 1  # the first game: no standings yet to update
+    with django_capture_on_commit_callbacks(execute=True):
+        play(club, season, [ann, bob, cat, dan], GAME_2)
+    assert (paths["delta"], paths["full"]) == (1, 1)
+    assert stored(season) == from_nothing(season)
+    # A correction of the older game: its old figures out, its new ones in, streaks read again.
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_correct(
+            game=first, number=9, hand=GAME_2[3], by=alice, reason="recounted"
+        )  # the game no longer ends: it stops counting
+    assert (paths["delta"], paths["full"]) == (2, 1)
+    assert stored(season) == from_nothing(season)
+    assert not GameSummary.objects.filter(game=first).exists()
+    ann_row = PlayerStanding.objects.get(season=season, player=ann)
+    assert (ann_row.games, ann_row.wins, ann_row.streak) == (1, 0, -1)
+
+
+def test_the_games_of_one_round_end_are_applied_in_one_update(
+    club, players, django_capture_on_commit_callbacks, paths
+):
+    season = Season.objects.create(club=club, name="S", starts_on=datetime.date(2026, 9, 1))
+    ann, cat, bob, dan = players
+    with django_capture_on_commit_callbacks(execute=True):
+        play(club, season, [ann, cat, bob, dan], GAME_1)
+    games = []
+    for seats in ([ann, cat, bob, dan], [dan, bob, cat, ann], [cat, ann, dan, bob]):
+        game = game_start(seats=seats, rules=GAME_RULES, club=club, season=season, table_label="T")
+        for hand in GAME_1[:-1]:
+            hand_record(game=game, hand=hand)
+        games.append(game)
+    before = Counter(paths)
+    # The last hands of three tables, committed together (a round that ends at once).
+    with django_capture_on_commit_callbacks(execute=True), derived_data_held():
+        for game in games:
+            hand_record(game=game, hand=GAME_1[-1])
+    assert paths["delta"] - before["delta"] == 1
+    assert paths["games"] - before["games"] == 3
+    assert paths["full"] == before["full"]
+    assert StandingsSnapshot.objects.get(season=season).games == 4
+    assert stored(season) == from_nothing(season)
+
+
+def test_an_update_lost_in_a_crash_is_repaired_by_the_reconciliation(
+    club, players, django_capture_on_commit_callbacks
+):
+    season = Season.objects.create(club=club, name="S", starts_on=datetime.date(2026, 9, 1))
+    ann, cat, bob, dan = players
+    with django_capture_on_commit_callbacks(execute=True):
+        play(club, season, [ann, cat, bob, dan], GAME_1)
+    # The process dies between the commit of the finishing hand and its update: the hand is
+    # stored, the callbacks that would hand the game over never run.
+    with django_capture_on_commit_callbacks(execute=False):
+        play(club, season, [ann, bob, cat, dan], GAME_2)
+    assert StandingsSnapshot.objects.get(season=season).games == 1  # wrong: two count
+    assert stored(season) != from_nothing(season)
+    # The periodic job (beat, or the embedded default's background thread) repairs it.
+    tasks.derived_data_reconcile()
+    assert StandingsSnapshot.objects.get(season=season).games == 2
+    assert stored(season) == from_nothing(season)
+    assert PlayerStanding.objects.get(season=season, player=dan).games == 2
+
+
+def test_a_deleted_player_leaves_the_update_whole(
+    club, players, django_capture_on_commit_callbacks, paths
+):
+    season = Season.objects.create(club=club, name="S", starts_on=datetime.date(2026, 9, 1))
+    ann, cat, bob, dan = players
+    with django_capture_on_commit_callbacks(execute=True):
+        first = play(club, season, [ann, cat, bob, dan], GAME_1)
+    Player.objects.filter(pk=bob.pk).delete()  # the admin's delete: the seat keeps the name
+    with django_capture_on_commit_callbacks(execute=True):
+        play(club, season, [ann, cat, dan, "Bo"], GAME_2)
+    assert paths["delta"] >= 1
+    assert stored(season) == from_nothing(season)
+    assert Game.objects.filter(pk=first.pk).exists()
