@@ -185,6 +185,8 @@ def test_new_game_same_seats_refused_to_outsiders_and_ex_members(finished, users
     for who in ("outsider", "ex_member"):
         assert client_for(users[who]).get(url).status_code == 404, who
     assert Client().get(url).status_code == 302  # to the login page
+    # A phone holding the table link starts no game of the club: it is sent to sign in.
+    assert _client("table_phone", finished, users).get(url).status_code == 302
     # A member of another club cannot have this club's game prefilled into theirs.
     from leagues.clubs.models import Club
 
