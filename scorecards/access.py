@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, Subquery
+from django.db.models import OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest
 
 from leagues.clubs.models import Membership
@@ -79,13 +79,14 @@ class GameAccess:
 
 
 def _game_with_membership(
-    request: HttpRequest, game_id: int, seats: bool, place: bool, user_seat: bool
-) -> tuple[Game, tuple[int, str, int | None, int | None] | None]:
-    """The game with its club and season, and the signed-in user's membership of the club (id
-    and role, and with `user_seat` the seat of the user's player). Two plain queries (plus one
-    for the seats): Django compiles a query anew on every request, and plain ones compile
-    several times faster than one annotated with subqueries."""
-    games = Game.objects.select_related("club", "season")
+    request: HttpRequest, game_id: int, seats: bool, place: bool, user_seat: bool, related: bool
+) -> tuple[Game, tuple[str, int | None, int | None] | None]:
+    """The game (with its club and season when `related`), and the signed-in user's standing
+    in its club in the same query: the role (None: not a member), the seat this account
+    claimed and, with `user_seat`, the seat of the user's player. One query (plus one for the
+    seats): each query costs its compilation on every request, and the membership's own query
+    cost more to compile than the three small subqueries that replace it."""
+    games = Game.objects.select_related("club", "season") if related else Game.objects.all()
     if place:
         # Where a tournament table stands and whether its night asks every hand to be
         # confirmed (scorecards.selectors.table_place, game_needs_confirmation), in the same
@@ -95,23 +96,23 @@ def _game_with_membership(
         games = games.prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
         )
-    game = games.get(pk=game_id)
-    user = request.user
-    membership = None
-    if user.is_authenticated and game.club_id is not None:
-        mine = Membership.objects.filter(club_id=game.club_id, user_id=user.pk)
-        # The seat this account claimed from any of its phones (one person, one seat), in the
-        # same query.
-        claim = SeatClaim.objects.filter(game_id=game.pk, user_id=user.pk).values("seat")
-        mine = mine.annotate(_claim=Subquery(claim.order_by("at", "pk")[:1]))
+    user_id: int | None = request.user.pk if request.user.is_authenticated else None
+    if user_id is not None:
+        roles = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user_id)
+        # The seat this account claimed from any of its phones (one person, one seat).
+        claim = SeatClaim.objects.filter(game_id=OuterRef("pk"), user_id=user_id)
+        games = games.annotate(
+            _role=Subquery(roles.values("role")[:1]),
+            _claim=Subquery(claim.order_by("at", "pk").values("seat")[:1]),
+        )
         if user_seat:
-            seat = Seat.objects.filter(game_id=game.pk, player__user_id=user.pk).values("seat")
-            mine = mine.annotate(_seat=Subquery(seat[:1]))
-            membership = mine.values_list("pk", "role", "_seat", "_claim").first()
-        else:
-            found = mine.values_list("pk", "role", "_claim").first()
-            membership = None if found is None else (found[0], found[1], None, found[2])
-    return game, membership
+            # order_by(): a seat's default order joins its game, which one game never needs.
+            seat = Seat.objects.filter(game_id=OuterRef("pk"), player__user_id=user_id)
+            games = games.annotate(_seat=Subquery(seat.order_by().values("seat")[:1]))
+    game = games.get(pk=game_id)
+    if user_id is None or game.club_id is None or game._role is None:  # type: ignore[attr-defined]
+        return game, None
+    return game, (game._role, getattr(game, "_seat", None), game._claim)  # type: ignore[attr-defined]
 
 
 def game_for_member(
@@ -122,21 +123,26 @@ def game_for_member(
     seats: bool = True,
     place: bool = True,
     user_seat: bool = False,
+    related: bool = True,
 ) -> GameAccess:
     """The game if the signed-in user (or a browser holding the game's table token) may take
     `action` on it; Http404 for outsiders, PermissionDenied for a role without the power.
     `seats=False` skips loading the seats (for views that do not show them); `place=False`
     skips reading where a tournament table stands (for views whose service reads it again
     under its lock); `user_seat=True` reads the seat of a member's own player
-    (`GameAccess.user_seat`) in the same query as the membership."""
+    (`GameAccess.user_seat`) in the same query as the membership; `related=False` skips the
+    club and season rows (for answers that show neither)."""
     try:
-        game, member = _game_with_membership(request, game_id, seats, place, user_seat)
+        game, member = _game_with_membership(request, game_id, seats, place, user_seat, related)
     except Game.DoesNotExist as exc:
         raise Http404("No such game") from exc
     user = request.user
     membership = None
-    if member is not None and user.pk is not None:
-        membership = Membership(pk=member[0], club=game.club, user_id=user.pk, role=member[1])
+    if member is not None and user.pk is not None and game.club_id is not None:
+        # Built from the role read with the game: no row of its own is read.
+        membership = Membership(club_id=game.club_id, user_id=user.pk, role=member[0])
+        if related and game.club is not None:
+            membership.club = game.club
     # Starting a club game gives power over it only while a member: every power over the
     # club's games ends with the membership.
     is_starter = (
@@ -152,9 +158,9 @@ def game_for_member(
         membership,
         is_starter,
         via_token,
-        user_seat=member[2] if member else None,
+        user_seat=member[1] if member else None,
         user_id=user.pk if user.is_authenticated else None,
-        user_claim=member[3] if member else None,
+        user_claim=member[2] if member else None,
     )
     if not access.can(action):
         raise PermissionDenied

@@ -159,7 +159,12 @@ def refused_answer(
 def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Enter the next hand (the contract is in scorecards/handform.py and the README of the
     issue): 201/200/409/422 JSON for the outbox, fragments for htmx, 303 for a plain post."""
-    access = game_for_member(request, game_id, HAND_ENTER, seats=False, place=False, user_seat=True)
+    # Only an htmx answer shows the sheet (its rows, the club's and season's words): JSON and
+    # the plain post's redirect read neither the club, the season nor the hands' rows.
+    sheet = bool(request.htmx) and not wants_json(request)
+    access = game_for_member(
+        request, game_id, HAND_ENTER, seats=False, place=False, user_seat=True, related=sheet
+    )
     game = access.game
     rules = game.rules_value
     form = hand_form_parse(request.POST, rules, dealer=game.next_dealer)
@@ -187,6 +192,7 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             member_seat=access.user_seat if access.membership is not None else None,
             table_link=access.via_table_token,
             entered_phone=phone or "",
+            rows=sheet,
         )
     except HandConflict as conflict:
         existing = conflict.existing

@@ -26,6 +26,7 @@ from scorecards.models import (
     HandAction,
     Seat,
     SpentKey,
+    hand_input,
 )
 from scorecards.rules import (
     GameScore,
@@ -48,6 +49,8 @@ from scorecards.services.state import (
     game_rescored,
     hand_fields,
     hand_inputs,
+    hand_row,
+    hands_so_far,
     key_spent,
     place_of,
     policy_check,
@@ -150,6 +153,7 @@ def hand_record(
     entered_seat: int | None = None,
     table_link: bool = False,
     entered_phone: str = "",
+    rows: bool = True,
 ) -> HandRecorded:
     """Append `hand` to `game`, entered by the account `entered_by` or a phone holding the
     table link (`table_link`), as the policy allows (NotAllowed); neither: a trusted caller.
@@ -162,6 +166,9 @@ def hand_record(
     - `number`, when given, is the hand number the phone believes comes next; if that number is
       taken already, HandConflict carries the stored hand.
     - A hand the engine refuses raises HandError and writes nothing.
+
+    `rows=False`: the hands so far are read as values, not Hand rows, and the answer's
+    `hands` is left empty (for a caller that shows none of them).
     """
     key = idempotency_key or uuid.uuid4()
     try:
@@ -169,22 +176,23 @@ def hand_record(
             locked = game_locked(game.pk, key, by=entered_by)
             # One read gives both the hands to score against and a repeated key of this game;
             # a key used by another game is caught by its unique constraint below.
-            rows = list(locked.hands.order_by("number"))
-            inputs = [row.as_input() for row in rows]
-            for row in rows:
+            so_far_rows = hands_so_far(locked, rows=rows)
+            inputs = [hand_input(row.number, row.record) for row in so_far_rows]
+            for row in so_far_rows:
                 if row.idempotency_key == key:
                     score = game_score(locked.rules_value, inputs, locked.first_dealer)
-                    return HandRecorded(row, False, score, tuple(rows))
+                    stored = hand_row(locked, row)
+                    return HandRecorded(stored, False, score, tuple(so_far_rows) if rows else ())
             spent = key_spent(key) if getattr(locked, "_key_spent", False) else None
             if spent is not None:
                 raise undone_error(spent)
             next_number = len(inputs) + 1
             if number is not None and number != next_number:
-                taken = next((row for row in rows if row.number == number), None)
+                taken = next((row for row in so_far_rows if row.number == number), None)
                 if taken is not None:
-                    raise HandConflict(taken)
+                    raise HandConflict(hand_row(locked, taken))
             so_far = game_score(locked.rules_value, inputs, locked.first_dealer)
-            now = game_now_of(locked, place_of(locked, so_far), rows)
+            now = game_now_of(locked, place_of(locked, so_far), so_far_rows)
             actor = actor_locked(locked, entered_by, table_link=table_link)
             policy_check(actor, HAND_ENTER, game_facts(locked, now))
             if number is not None and number != next_number:
@@ -225,7 +233,7 @@ def hand_record(
                 existing.number, "idempotency_key", _("this key belongs to another game")
             ) from None
         return HandRecorded(existing, False, game_rescored(existing.game))
-    return HandRecorded(stored, True, score, (*rows, stored))
+    return HandRecorded(stored, True, score, (*so_far_rows, stored) if rows else ())
 
 
 @transaction.atomic

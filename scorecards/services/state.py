@@ -5,7 +5,9 @@ who asks (`actor_locked`) checked against the policy on the locked picture (`pol
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, F, OuterRef, Subquery
@@ -134,6 +136,24 @@ def game_locked(game_id: int, key: uuid.UUID | None = None, *, by: User | None =
     if getattr(game, "_season_closed_at", None) is not None:
         raise SeasonClosed(closed_why(game.status, None, season_closed=True))
     return game
+
+
+def hands_so_far(game: Game, *, rows: bool = True) -> Sequence[Any]:
+    """The game's hands in order: Hand rows, or with `rows=False` plain values (`number`,
+    `record`, `idempotency_key`, `confirmed_at`, `confirmed_by_name`, read as attributes)
+    for a write whose answer shows no row: model rows cost more to build than the scoring."""
+    hands = game.hands.order_by("number")
+    if rows:
+        return list(hands)
+    return list(hands.values_list(*HAND_VALUES, named=True))
+
+
+HAND_VALUES = ("number", "record", "idempotency_key", "confirmed_at", "confirmed_by_name")
+
+
+def hand_row(game: Game, hand: Any) -> Hand:
+    """The Hand row of `hand` (one of `hands_so_far`): read when it was read as values."""
+    return hand if isinstance(hand, Hand) else game.hands.get(number=hand.number)
 
 
 def hand_inputs(game: Game) -> list[HandInput]:

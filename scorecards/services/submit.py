@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -38,6 +39,7 @@ def hand_enter(
     member_seat: int | None = None,
     table_link: bool = False,
     entered_phone: str = "",
+    rows: bool = True,
 ) -> HandEntered:
     """Record `hand` as the sheet's phone enters it, in one transaction with the seat it names.
 
@@ -47,11 +49,14 @@ def hand_enter(
     account, or "a phone at the table"), and keeps the phone that entered it (`entered_phone`,
     this browser's phone id), which never confirms it. A refused hand (HandRefused,
     HandConflict, the engine's KaiserError) leaves no claim behind: nothing of this call is
-    written.
+    written. `rows=False`: the answer needs no Hand rows (`HandRecorded.hands` left empty).
     """
-    with transaction.atomic():
+    claiming = seat_held is None and seat_named is not None and bool(phone)
+    # Only a seat claim needs a transaction around the hand's own (which is one already): a
+    # plain hand spares the savepoint.
+    with transaction.atomic() if claiming else nullcontext():
         seat, claimed = seat_held, None
-        if seat is None and seat_named is not None and phone:
+        if claiming and seat_named is not None and phone:
             try:
                 claim = seat_claim(game=game, seat=seat_named, phone=phone, user=by)  # type: ignore[arg-type]
             except HandRefused:
@@ -75,5 +80,6 @@ def hand_enter(
             entered_seat=seat,
             table_link=table_link,
             entered_phone=entered_phone or phone or "",
+            rows=rows,
         )
     return HandEntered(recorded=recorded, claimed=claimed)
