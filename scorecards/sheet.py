@@ -68,11 +68,13 @@ class SheetRow:
                 "n": scored.number,
                 "dealer": self.dealer_name,
             }
-        parts = []
+        parts: list[str] = []
         for side, (name, cell) in enumerate(zip(self.sides, self.cells, strict=True)):
             if side == scored.side:
-                verdict = _("%(side)s %(bid)s made, %(delta)s") if scored.made else _(
-                    "%(side)s %(bid)s set, %(delta)s"
+                verdict = (
+                    _("%(side)s %(bid)s made, %(delta)s")
+                    if scored.made
+                    else _("%(side)s %(bid)s set, %(delta)s")
                 )
                 parts.insert(
                     0, verdict % {"side": name, "bid": self.bid_label, "delta": _signed(cell.delta)}
