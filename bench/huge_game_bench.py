@@ -251,6 +251,8 @@ def measure(base: str, data: dict[str, Any], args: argparse.Namespace) -> bool:
     delay = max(watched) - median(alone["other_sheet"])
     result(f"{name}.crowd{args.members}.other_sheet.delay_max", delay, "s")
 
+    # The machine's load at the end: a shared machine's other work delays every figure alike.
+    result(f"{name}.loadavg_1min", os.getloadavg()[0], "runnable")
     sheet = max(alone["huge_sheet"])
     verdict = sheet < SHEET_GOAL_SECONDS and delay <= DELAY_GOAL_SECONDS and not failures
     print(
