@@ -30,7 +30,7 @@ from leagues.tournaments.services import (
     tournament_create,
     tournament_finish,
 )
-from scorecards.models import Game, Hand, HandVersion, SeatClaim, SpentKey
+from scorecards.models import Game, Hand, HandVersion, SeatClaim, SeatRelease, SpentKey
 from scorecards.rules import HandInput
 from scorecards.services import game_abandon, game_start, game_token_issue, hand_record
 from tests.conftest import PASSWORD, client_for
@@ -63,6 +63,7 @@ ACTIONS = (
     "undo",
     "confirm",
     "seat claim",
+    "seat release",
     "correct",
     "abandon",
     "delete",
@@ -153,7 +154,7 @@ def database_fingerprint() -> list:
     """Every row a game action can write (games, hands, their history, claims, spent keys)."""
     return [
         list(model.objects.order_by("pk").values_list())
-        for model in (Game, Hand, HandVersion, SeatClaim, SpentKey)
+        for model in (Game, Hand, HandVersion, SeatClaim, SeatRelease, SpentKey)
     ]
 
 
@@ -180,6 +181,7 @@ def _offers(client: Client, game: Game) -> dict[str, bool]:
         "undo": form(page, "hand_undo"),
         "confirm": form(page, "hand_confirm", 1),
         "seat claim": 'id="seat-claim"' in page,
+        "seat release": 'id="seat-release-1"' in page,  # Cat's seat, a phone's claim
         "correct": 'id="correct-form"' in hand_page,
         "abandon": form(stop_page, "game_abandon"),
         "delete": form(stop_page, "game_delete"),
@@ -196,6 +198,7 @@ def _post(action: str, game: Game) -> tuple[str, dict[str, str]]:
         "undo": (reverse("hand_undo", args=[game.pk]), {}),
         "confirm": (reverse("hand_confirm", args=[game.pk, 1]), {}),
         "seat claim": (reverse("game_seat_claim", args=[game.pk]), {"seat": "3"}),
+        "seat release": (reverse("game_seat_release", args=[game.pk]), {"seat": "1"}),
         "correct": (
             reverse("hand_detail", args=[game.pk, 1]),
             _hand(bid="8", tricks_bidder="8", reason="recounted"),
@@ -250,6 +253,13 @@ def test_every_page_offers_exactly_what_the_server_accepts(world) -> None:
     assert ("night over", "confirm") not in offered_to
     assert ("season closed", "correct") not in offered_to
     assert offered_to[("new", "delete")] == {"owner", "scorer"}
+    # A claim is let go by its own phone, or by a scorer or the owner, while the game is played.
+    assert offered_to[("in progress", "seat release")] == {
+        "owner",
+        "scorer",
+        "phone seated on side 1",
+    }
+    assert ("finished", "seat release") not in offered_to
     assert "ex-member" not in set().union(*offered_to.values())
     assert outcomes["refused"] > outcomes["accepted"] > 40
 
