@@ -21,3 +21,12 @@ class ScorecardsConfig(AppConfig):
         from scorecards.revoke import member_removed_receiver
 
         member_removed.connect(member_removed_receiver, dispatch_uid="scorecards.revoke")
+
+        # Every write of a game row keeps its sheet version for the "nothing changed" poll.
+        from django.db.models.signals import post_delete, post_save
+
+        from scorecards.models import Game
+        from scorecards.poll import on_game_deleted, on_game_saved
+
+        post_save.connect(on_game_saved, sender=Game, dispatch_uid="scorecards.poll.saved")
+        post_delete.connect(on_game_deleted, sender=Game, dispatch_uid="scorecards.poll.deleted")

@@ -21,6 +21,7 @@ from kaiser_league.http import HtmxHttpRequest
 from kaiser_league.inputs import number_or_none
 from leagues.clubs.policy.games import state_decide
 from leagues.clubs.roles import HAND_ENTER
+from scorecards import poll
 from scorecards.access import GameAccess, game_for_member
 from scorecards.game_state import game_facts, game_now_of
 from scorecards.handform import (
@@ -88,11 +89,15 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """For the other phones at the table: 204 (nothing rendered) while the game is unchanged
     since version `v`; once it changed, the rows after the phone's `n` first ones while those
     read as they did (fingerprint `h`), else the whole sheet; and a fresh entry form when hands
-    were added or removed since `n`."""
+    were added or removed since `n`. A browser holding this game's poll token, whose `v` is
+    the version in the shared cache, is answered 204 with no query (`scorecards.poll`)."""
+    if poll.poll_unchanged(request, game_id):
+        return HttpResponse(status=204)
     access = game_for_member(request, game_id, seats=False)
     game = access.game
     if request.GET.get("v") == sheet_version(game):
-        return HttpResponse(status=204)
+        # Unchanged, read the long way: the next polls may take the short one.
+        return poll.token_give(request, HttpResponse(status=204), game_id)
     context = sheet_context(request, access)
     new_hands = request.GET.get("n") != str(game.hand_count)
     seen = sheet_seen(request.GET, context)

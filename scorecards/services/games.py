@@ -40,6 +40,7 @@ from scorecards.services.state import (
     confirm_asked_of,
     game_locked,
     game_rescored,
+    game_touch,
     place_of,
     policy_check,
     score_apply,
@@ -115,8 +116,8 @@ def hand_confirm(
     version_keep(
         locked, number, HandAction.CONFIRM, hand.record, hand.record, by, hand.confirmed_by_name
     )
-    # Phones polling the sheet look at updated_at to know something changed.
-    Game.objects.filter(pk=locked.pk).update(updated_at=timezone.now())
+    # Phones polling the sheet look at updated_at (and its cached copy) to see a change.
+    game_touch(locked)
     if locked.is_finished:
         # Where the club requires confirmation, the last confirmation makes the game count.
         game_result_changed.send(sender=Game, game=locked)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.roles import SEAT_CLAIM, SEAT_RELEASE
@@ -18,6 +17,7 @@ from scorecards.services.state import (
     actor_locked,
     confirm_asked_of,
     game_locked,
+    game_touch,
     place_of,
     policy_check,
 )
@@ -186,6 +186,6 @@ def seat_release(
             by_name=by_name[:150],
         )
         claim.delete()
-        # Phones polling the sheet look at updated_at to know something changed.
-        Game.objects.filter(pk=locked.pk).update(updated_at=timezone.now())
+        # Phones polling the sheet look at updated_at (and its cached copy) to see a change.
+        game_touch(locked)
     return release

@@ -27,6 +27,7 @@ from scorecards.models import (
     HandVersion,
     SpentKey,
 )
+from scorecards.poll import version_publish
 from scorecards.rules import (
     GameScore,
     HandInput,
@@ -154,6 +155,15 @@ HAND_VALUES = ("number", "record", "idempotency_key", "confirmed_at", "confirmed
 def hand_row(game: Game, hand: Any) -> Hand:
     """The Hand row of `hand` (one of `hands_so_far`): read when it was read as values."""
     return hand if isinstance(hand, Hand) else game.hands.get(number=hand.number)
+
+
+def game_touch(game: Game) -> None:
+    """Mark the (locked) game as changed when none of its own columns did (a confirmation, a
+    seat given back): phones polling the sheet compare its `updated_at`, and the poll's cached
+    version follows it (`scorecards.poll`)."""
+    game.updated_at = timezone.now()
+    Game.objects.filter(pk=game.pk).update(updated_at=game.updated_at)
+    version_publish(game)
 
 
 def hand_inputs(game: Game) -> list[HandInput]:
