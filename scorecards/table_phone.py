@@ -192,8 +192,8 @@ def signature(game: Game, *, seat: int | None, user: Any, names: list[str] | Non
 
 def seat_remember(session: SessionBase, game: Game, raw: str, user: Any) -> int | None:
     """The seat holding this phone: its earlier claim, else the one it names now if that seat is
-    free (claimed on the server, once for the game, and mirrored in its `session`). A phone
-    never moves to another seat."""
+    free (claimed on the server, and mirrored in its `session`). A phone moves to another seat
+    only after giving its seat back (`scorecards.services.seat_release`)."""
     held = held_seat(session, game)
     if held is not None:
         return held
