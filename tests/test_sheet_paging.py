@@ -80,7 +80,8 @@ def test_the_largest_game_s_sheet_shows_the_last_rows_and_the_engine_s_totals(as
     last = MAX_HANDS - SHEET_ROWS
     assert f"Earlier hands (1–{last})" in html
     assert reverse("game_history", args=[huge.pk]) in html
-    assert len(answer.content) < 40 * 1024, len(answer.content)
+    # A fraction of the 200 kB the whole sheet drew (36 kB when this was written).
+    assert len(answer.content) < 64 * 1024, len(answer.content)
 
 
 def test_a_short_game_shows_every_hand_and_no_history_link(as_bob, club, alice) -> None:
