@@ -103,14 +103,16 @@ def test_a_restart_mid_burst_answers_only_201_200_or_503(club, players, alice) -
         thread.start()
     start.wait()
     cut = 0
-    for _ in range(10):  # a server going down and up again, ten times during the burst
+    deadline = time.monotonic() + 120
+    # A server going down and up again, every 100 ms until the burst is over.
+    while any(thread.is_alive() for thread in threads) and time.monotonic() < deadline:
         time.sleep(0.1)
         cut += _cut_every_connection()
     for thread in threads:
-        thread.join(timeout=120)
+        thread.join(timeout=10)
     assert not any(thread.is_alive() for thread in threads)
 
-    assert cut > 0, "no connection was cut: the test proved nothing"
+    assert cut > 0 and statuses[503] > 0, ("the cuts never reached a request", cut, statuses)
     assert set(statuses) <= {200, 201, 503}, statuses
     assert statuses[201] + statuses[200] == PHONES * HANDS, statuses
     assert retry_after <= {str(RETRY_AFTER_SECONDS)}, retry_after
