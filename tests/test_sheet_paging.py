@@ -148,7 +148,9 @@ def test_the_history_page_is_read_only(as_alice, club, alice) -> None:
     club.save()
     game = imported(club, alice, 3)
     html = as_alice.get(reverse("game_history", args=[game.pk])).content.decode()
-    section = re.search(r'<section id="history".*?</section>', html, re.S).group(0)
+    found = re.search(r'<section id="history".*?</section>', html, re.S)
+    assert found, "no #history"
+    section = found.group(0)
     assert rows_of(section) == [1, 2, 3]
     assert section.count('class="made unconfirmed"') + section.count('class="set unconfirmed"') == 3
     assert "<form" not in section and "<input" not in section
