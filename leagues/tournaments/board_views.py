@@ -170,8 +170,15 @@ def _table_context(request: HtmxHttpRequest, access, table: TournamentTable) -> 
     need_confirm = tournament.hands_need_confirmation
     result = table_result(tournament, table, not round_is_open(table.round), need_confirm)
     hands = {h.number: h for h in table.game.hands.all()}
+    # Each row says who dealt and who bid first (the seat after the dealer).
+    seats = len(result.names)
     rows = [
-        (scored, result.names[scored.dealer], hands.get(scored.number))
+        (
+            scored,
+            result.names[scored.dealer],
+            hands.get(scored.number),
+            result.names[(scored.dealer + 1) % seats],
+        )
         for scored in result.score.hands
     ]
     return {

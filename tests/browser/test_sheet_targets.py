@@ -113,4 +113,6 @@ def test_every_control_on_a_table_page_is_44_px(page, live_server) -> None:
     signed_in(page, live_server, club.memberships.get().user)
     page.goto(live_server.url + reverse("tournament_table", args=[night.pk, table.pk]))
     assert page.locator("#table-hands tbody tr").count() >= 1
+    # Each row says who dealt and who bid first, as the score sheet's rows do.
+    assert " bids 1st" in page.inner_text("#table-hands tbody tr:first-child td:nth-child(2)")
     check_sizes(page, "table page")
