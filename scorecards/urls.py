@@ -1,6 +1,14 @@
 from django.urls import path
 
-from scorecards import hand_views, history_views, seat_views, share_views, start_views, table_views, views
+from scorecards import (
+    hand_views,
+    history_views,
+    seat_views,
+    share_views,
+    start_views,
+    table_views,
+    views,
+)
 
 urlpatterns = [
     path("new", start_views.quick_game_new, name="quick_game_new"),
