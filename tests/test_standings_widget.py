@@ -105,7 +105,13 @@ def test_the_widget_is_refused_while_the_standings_are_not_public(club, season, 
     club.embed_sites = SITES
     club.save(update_fields=["embed_sites"])
     answer = client_for(users[who]).get(reverse("standings_widget", args=[club.slug, season.pk]))
-    assert answer.status_code == 404  # members too, and never a sign-in page in a frame
+    if who in ("alice", "bob"):
+        # A member is sent to the standings page, which refuses every frame.
+        assert answer.status_code == 302
+        assert answer["Location"] == reverse("standings", args=[club.slug])
+        assert "widget.css" not in answer.content.decode()
+    else:
+        assert answer.status_code == 404  # never a sign-in page in a frame
 
 
 def test_the_widget_of_another_clubs_season_is_not_found(club, season) -> None:
