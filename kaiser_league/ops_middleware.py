@@ -63,19 +63,37 @@ def _request_id_forget(**kwargs: object) -> None:
 request_finished.connect(_request_id_forget, dispatch_uid="kaiser_request_id_forget")
 
 
+# Answers a room gives before the session, the account and CSRF are read (the sheet's
+# "nothing changed" poll, `scorecards.poll`), registered at start; None: not this request's.
+_early_answers: list[Callable[[HttpRequest], HttpResponse | None]] = []
+
+
+def early_answer_register(answer: Callable[[HttpRequest], HttpResponse | None]) -> None:
+    """Let `answer` answer requests before the rest of the chain (it checks the Host itself)."""
+    if answer not in _early_answers:
+        _early_answers.append(answer)
+
+
 class HealthCheckMiddleware:
     """Answer /healthz before anything reads the Host header: a probe from 127.0.0.1 (systemd,
     a load balancer, `curl localhost`) names no allowed host, and would otherwise get a 400 and
-    a logged traceback. Nothing else of the site is reachable this way."""
+    a logged traceback. Nothing else of the site is reachable this way; the registered early
+    answers (`early_answer_register`) come next, as cheap as the health check."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        response: HttpResponse | None = None
         if request.path_info == HEALTHZ_PATH:
             from kaiser_league.views import healthz
 
             response = healthz(request)
+        for answer in _early_answers:
+            if response is not None:
+                break
+            response = answer(request)
+        if response is not None:
             # The headers of every page, though the middleware that sets them is skipped.
             response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
             response.headers.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)

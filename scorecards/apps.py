@@ -22,11 +22,14 @@ class ScorecardsConfig(AppConfig):
 
         member_removed.connect(member_removed_receiver, dispatch_uid="scorecards.revoke")
 
-        # Every write of a game row keeps its sheet version for the "nothing changed" poll.
+        # Every write of a game row keeps its sheet version for the "nothing changed" poll,
+        # which is answered before the session and the account are read.
         from django.db.models.signals import post_delete, post_save
 
+        from kaiser_league.ops_middleware import early_answer_register
         from scorecards.models import Game
-        from scorecards.poll import on_game_deleted, on_game_saved
+        from scorecards.poll import early_answer, on_game_deleted, on_game_saved
 
         post_save.connect(on_game_saved, sender=Game, dispatch_uid="scorecards.poll.saved")
         post_delete.connect(on_game_deleted, sender=Game, dispatch_uid="scorecards.poll.deleted")
+        early_answer_register(early_answer)

@@ -91,8 +91,8 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     read as they did (fingerprint `h`), else the whole sheet; and a fresh entry form when hands
     were added or removed since `n`. A browser holding this game's poll token, whose `v` is
     the version in the shared cache, is answered 204 with no query (`scorecards.poll`)."""
-    if poll.poll_unchanged(request, game_id):
-        return HttpResponse(status=204)
+    if poll.poll_unchanged(request, game_id):  # when the middleware did not answer it
+        return poll.unchanged_answer()
     access = game_for_member(request, game_id, seats=False)
     game = access.game
     if request.GET.get("v") == sheet_version(game):

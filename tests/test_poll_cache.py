@@ -208,3 +208,11 @@ def test_an_expired_token_takes_the_full_poll(as_charlie, as_bob, game) -> None:
         response = as_bob.get(url, headers=HTMX)
     assert response.status_code == 204 and len(queries) > 0
     assert response.cookies[poll.COOKIE].value != old  # a fresh token for the next polls
+
+
+def test_the_short_answer_is_never_kept_by_a_proxy_and_checks_the_host(as_bob, game) -> None:
+    url = _poll_url(as_bob, game)
+    response = as_bob.get(url, headers=HTMX)
+    assert response.status_code == 204
+    assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+    assert as_bob.get(url, headers=HTMX, HTTP_HOST="evil.example").status_code == 400
