@@ -11,6 +11,8 @@ import io
 
 import openpyxl
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -219,3 +221,17 @@ def test_a_closed_season_keeps_its_minimum(season, club, alice) -> None:
     assert answer.status_code == 409
     season.refresh_from_db()
     assert season.min_nights == 0
+
+
+def test_the_nights_held_are_read_in_a_fixed_number_of_queries(season, club, bob) -> None:
+    """The attendance asks the nights source once (a fixed number of queries whatever the
+    nights); a season without a night asks it nothing."""
+    client = client_for(bob)
+    url = reverse("standings", args=[club.slug])
+    client.get(url)
+    with CaptureQueriesContext(connection) as three:
+        client.get(url)
+    Season.objects.create(club=club, name="Quiet", starts_on=datetime.date(2027, 1, 1))
+    with CaptureQueriesContext(connection) as none:
+        assert "No club night yet this season" in client.get(url + "?season=").content.decode()
+    assert len(none) < len(three) <= 30

@@ -256,3 +256,13 @@ def test_a_club_name_cannot_break_out_of_the_iframe_line(club, season, alice) ->
     assert "<script>" not in share and "</textarea><script" not in share
     # The line copied holds the name escaped once, as an attribute of the iframe.
     assert "title=&quot;Standings of Kaiser &amp;quot;Club&amp;quot;" in share
+
+
+def test_the_widget_costs_three_queries_whatever_the_players(
+    club, season, django_assert_max_num_queries
+) -> None:
+    _public(club)
+    url = reverse("standings_widget", args=[club.slug, season.pk])
+    client = client_for(None)
+    with django_assert_max_num_queries(3):
+        assert client.get(url).status_code == 200

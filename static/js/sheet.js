@@ -334,6 +334,13 @@
     }
   });
 
+  /* A hidden page (another app open, the phone locked) skips its polls; shown again, it asks
+     at once. */
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (document.hidden && e.detail.elt && e.detail.elt.id === "sheet-state") { e.preventDefault(); }
+  });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { refresh(); } });
+
   /* The fixed bar may grow with its message: the field at fault must end above it. */
   function aboveBar(el) {
     var bar = document.getElementById("action-bar");
