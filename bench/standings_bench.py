@@ -16,8 +16,11 @@ directory; on PostgreSQL the bench club is deleted at the end.
 "A finished game updates ratings": one more game of the season is started and played through
 the hand service (`hand_record`, what the hand endpoint calls) with Celery eager (the embedded
 default); the clock runs from the start of the hand that finishes it until the club's ratings
-have a point for that game, whatever path gets them there (today the submit itself runs both
-full rebuilds after its commit). The baseline is `/healthz` through the Django test client in
+have a point for that game, whatever path gets them there (the submit hands the game to the
+background thread, `leagues.standings.runner`, which updates the season by that game alone).
+"One finished game's update" (bench/standings_update.py) times that thread's work alone, beside
+a raw read of every hand of the season, which the rebuild from nothing is measured against.
+The baseline is `/healthz` through the Django test client in
 the same process. Figures are named `standings.<vendor>.<hands>_hands.…`.
 """
 
@@ -38,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.harness import median, per_database, result, vendor_of  # noqa: E402
+from bench.standings_update import raw_read, update_one_more  # noqa: E402
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 
@@ -169,13 +173,18 @@ def build_season(hands_total: int, tables: int, per_table: int, pool_size: int):
     return club, season
 
 
-def timed(label: str, fn, key: str = "") -> float:
-    started = time.perf_counter()
+def timed(label: str, fn, key: str = "", cpu: list[float] | None = None) -> float:
+    """Run `fn`, print and record its wall time (and this thread's CPU time, which a loaded
+    machine does not inflate: SQLite runs in this thread too), appended to `cpu` if given."""
+    started, started_cpu = time.perf_counter(), time.thread_time()
     fn()
-    elapsed = time.perf_counter() - started
-    print(f"  {label:<44} {elapsed:8.3f} s")
+    elapsed, spent = time.perf_counter() - started, time.thread_time() - started_cpu
+    print(f"  {label:<44} {elapsed:8.3f} s  (cpu {spent:.3f} s)")
     if key:
         result(key, elapsed, "s")
+        result(f"{key}.cpu", spent, "s")
+    if cpu is not None:
+        cpu.append(spent)
     return elapsed
 
 
@@ -243,11 +252,20 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
     print(f"  built {games:,} games, {hands:,} hands in {time.perf_counter() - started:.1f} s")
     key = f"standings.{connection.vendor}.{hands}_hands"
     result(f"{key}.hands", hands, "hands")
-    timed(
+    raw_cpu: list[float] = []
+    raw = min(
+        timed("raw read of every hand", lambda: raw_read(season), f"{key}.raw_read", raw_cpu)
+        for _ in range(2)
+    )
+    first_cpu: list[float] = []
+    first = timed(
         "standings_rebuild (first: no game summary yet)",
         lambda: services.standings_rebuild(season_id=season.pk),
         f"{key}.standings_rebuild_first",
+        first_cpu,
     )
+    result(f"{key}.rebuild_from_nothing_ratio", first / raw, "x raw read")
+    result(f"{key}.rebuild_from_nothing_ratio.cpu", first_cpu[0] / min(raw_cpu), "x raw read")
     timed(
         "standings_rebuild (again, nothing changes)",
         lambda: services.standings_rebuild(season_id=season.pk),
@@ -274,6 +292,13 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
     )
     finish_one_more(club, season, key)
     rate_one_more(club, season, key, services)
+    update_one_more(club, season, key, services, sequence_pool)
+    # The embedded default's thread (its periodic reconciliation) must not write while the
+    # next season is built.
+    from leagues.standings.runner import derived_data_flush, runner_stop
+
+    derived_data_flush()
+    runner_stop()
     print(
         f"  rows: {PlayerStanding.objects.filter(season=season).count()} player standings, "
         f"{RatingPoint.objects.filter(player__club=club).count():,} rating points"

@@ -230,6 +230,30 @@ def games_seats_and_inputs(
     return seats, hands
 
 
+def games_seats_and_records(
+    ids: Sequence[int],
+) -> tuple[dict[int, dict[int, int | None]], dict[int, list[dict[str, Any]]]]:
+    """As `games_seats_and_inputs`, with each hand's stored record as it is (a dict, numbered
+    by its place: the hands of a game are 1..n, ValueError if not), for a reader that scores
+    whole records (`scorecards.rules.record_quick`). Two queries, tuples only."""
+    seats: dict[int, dict[int, int | None]] = defaultdict(dict)
+    for game_id, seat, player_id in Seat.objects.filter(game_id__in=ids).values_list(
+        "game_id", "seat", "player_id"
+    ):
+        seats[game_id][seat] = player_id
+    records: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for game_id, number, record in (
+        Hand.objects.filter(game_id__in=ids)
+        .order_by("game_id", "number")
+        .values_list("game_id", "number", "record")
+    ):
+        hands = records[game_id]
+        if number != len(hands) + 1:
+            raise ValueError(f"game {game_id}: hand {number} out of its place")
+        hands.append(record)
+    return seats, records
+
+
 def game_last_change() -> Subquery:
     """For a Game queryset (OuterRef "pk"): the id of the game's latest hand version, which
     every entry, correction, undo and confirmation writes."""

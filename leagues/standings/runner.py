@@ -17,6 +17,7 @@ and run the work in the caller, or turn it on and wait with `derived_data_flush`
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 import time
@@ -116,6 +117,8 @@ def _start() -> None:
         _busy = True  # its first turn reconciles: `derived_data_flush` waits for it
         _thread = threading.Thread(target=_loop, name="derived-data", daemon=True)
         _thread.start()
+        # A command that finished games (an import) ends only once they are counted.
+        atexit.register(derived_data_flush, 120.0)
 
 
 def runner_stop(timeout: float = 30.0) -> None:

@@ -1,0 +1,72 @@
+"""One finished game's update of a big season's standings and ratings (what the background
+thread or the worker does after the response), and the raw read of the season's hands that a
+rebuild from nothing is measured against. Run by bench/standings_bench.py, in its season."""
+
+from __future__ import annotations
+
+import time
+
+from bench.harness import median, result
+
+
+def raw_read(season) -> int:
+    """Every hand of the season read as tuples, as a rebuild must read them: the yardstick of
+    the rebuild from nothing."""
+    from scorecards.models import Hand
+
+    count = 0
+    for _row in (
+        Hand.objects.filter(game__season=season)
+        .order_by("game_id", "number")
+        .values_list("game_id", "number", "record")
+        .iterator(chunk_size=5000)
+    ):
+        count += 1
+    return count
+
+
+def update_one_more(club, season, key: str, services, sequence_pool) -> float:
+    """The background thread's part when one more game finishes (what the request no longer
+    waits for): the season's standings updated by that game (`standings_rebuild` with its id:
+    `leagues.standings.delta`) and the club's ratings with it added, timed together, median of
+    five games. The games are played with the services' announcement unheard."""
+    from leagues.clubs.models import Player
+    from leagues.standings.models import RatingPoint, StandingsSnapshot
+    from leagues.standings.services import game_result_changed_receive
+    from scorecards.hooks import game_result_changed
+    from scorecards.rules import rules_build
+    from scorecards.services import game_start, hand_record
+
+    seconds: list[float] = []
+    cpu: list[float] = []
+    for attempt in range(5):
+        sequence, _score = sequence_pool(1, 20, seed=20 + attempt)[0]
+        game_result_changed.disconnect(dispatch_uid="standings_game")
+        try:
+            game = game_start(
+                seats=list(Player.objects.filter(club=club).order_by("pk")[8 + 4 * attempt :][:4]),
+                rules=rules_build({"preset": "standard"}),
+                club=club,
+                season=season,
+                table_label=f"Update {attempt}",
+            )
+            for hand in sequence:
+                hand_record(game=game, hand=hand)
+        finally:
+            game_result_changed.connect(game_result_changed_receive, dispatch_uid="standings_game")
+        before = StandingsSnapshot.objects.get(season=season).games
+        started, started_cpu = time.perf_counter(), time.thread_time()
+        services.standings_rebuild(season_id=season.pk, game_ids=[game.pk])
+        services.ratings_rebuild(club_id=club.pk, game_id=game.pk)
+        seconds.append(time.perf_counter() - started)
+        cpu.append(time.thread_time() - started_cpu)
+        assert StandingsSnapshot.objects.get(season=season).games == before + 1
+        assert RatingPoint.objects.filter(game=game).exists()
+    took, spent = median(seconds), median(cpu)
+    print(
+        f"  one finished game's update (standings + ratings): {took * 1000:.1f} ms "
+        f"(cpu {spent * 1000:.1f} ms; median of 5)"
+    )
+    result(f"{key}.one_game_update", took * 1000, "ms")
+    result(f"{key}.one_game_update.cpu", spent * 1000, "ms")
+    return took
