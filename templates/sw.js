@@ -8,6 +8,8 @@ var CACHE = "kaiser-sheet-v1";
 var OFFLINE = "{% url 'offline' %}";
 var SHELL = [
   "{% static 'css/kaiser.css' %}",
+  "{% static 'js/steady.js' %}",
+  "{% static 'js/textsize.js' %}",
   "{% static 'js/sheet.js' %}",
   "{% static 'js/pending.js' %}",
   "{% static 'js/offline.js' %}",

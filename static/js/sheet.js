@@ -16,6 +16,11 @@
   var SHELL = "kaiser-sheet-v1";
   var texts = {};
   var transient = null;  /* {kind, text}: "saved"/"sent" and refusals of a hand still in the form */
+  /* What keeps the sheet still under the finger (steady.js); nothing if that file is missing. */
+  var steady = window.KaiserSteady || {
+    lastSaid: function () { return ""; }, flashTotals: function () {}, retitle: function () {},
+    firstField: function () {}, toFault: function (el) { el.scrollIntoView({ block: "center" }); }
+  };
 
   function t(name, n, code) {
     return (texts[name] || name).split("__N__").join(n === undefined ? "" : n)
@@ -279,61 +284,6 @@
     }
   });
 
-  /* The saved hand in the server's words (#last-said, drawn with the rows), when it is hand n. */
-  function lastSaid(n) {
-    var said = document.getElementById("last-said");
-    return said && Number(said.dataset.n) === n ? said.textContent.trim() : "";
-  }
-  /* The running score at the top flashes when it changes (a save, an undo). */
-  function flashTotals() {
-    var totals = document.querySelector("#entry-head .totals");
-    if (!totals) { return; }
-    totals.classList.remove("flash"); void totals.offsetWidth; totals.classList.add("flash");
-  }
-  /* The page's title carries the score, as the server wrote it with the last answer. */
-  function retitle() {
-    var said = document.getElementById("last-said");
-    if (said && said.dataset.title) { document.title = said.dataset.title; }
-  }
-  /* After Save the thumb starts the next hand: focus on its first field (no scroll). */
-  function firstField() {
-    var first = document.querySelector("#hand-form .taps input, #hand-form input:not([type=hidden])");
-    if (first) { first.focus({ preventScroll: true }); }
-  }
-  /* Whatever fixed or sticky thing covers the top of the screen: a field must start below it. */
-  function topCover() {
-    var cover = 0;
-    document.querySelectorAll("body *").forEach(function (el) {
-      var pos = getComputedStyle(el).position;
-      if (pos !== "fixed" && pos !== "sticky") { return; }
-      var r = el.getBoundingClientRect();
-      if (r.top <= 0 && r.bottom > cover && r.height < innerHeight / 2) { cover = r.bottom; }
-    });
-    return cover;
-  }
-  /* A refusal: the field at fault (its whole fieldset, legend first) just below whatever covers
-     the top, and focused, so the thumb and a screen reader land on it. */
-  function toFault(wrong) {
-    var field = wrong.closest("fieldset, details") || wrong;
-    if (field.tagName === "DETAILS") { field.open = true; }
-    var y = field.getBoundingClientRect().top + window.scrollY - topCover() - 8;
-    window.scrollTo(0, Math.max(0, y));
-    var input = field.querySelector("input:not([type=hidden]), select, textarea");
-    if (input) { input.focus({ preventScroll: true }); }
-  }
-  /* An error line that clears while the player taps keeps its space (one line, kaiser.css) until
-     the hand is saved: the rows below it stay under the finger. A class, not a style: the
-     page's Content-Security-Policy drops the style attributes htmx puts back after a swap. */
-  document.addEventListener("htmx:oobBeforeSwap", function (e) {
-    var old = e.detail.target, fresh = e.detail.fragment;
-    if (fresh && fresh.nodeType === 11) { fresh = fresh.firstElementChild; }
-    if (!old || !fresh || !old.classList || !old.classList.contains("field-error")) { return; }
-    /* On both: while htmx settles, the new line wears the old one's attributes for a moment. */
-    if (old.getBoundingClientRect().height && fresh.classList) {
-      old.classList.add("kept"); fresh.classList.add("kept");
-    }
-  });
-
   /* A hidden page (another app open, the phone locked) skips its polls; shown again, it asks
      at once. */
   document.addEventListener("htmx:beforeRequest", function (e) {
@@ -358,21 +308,21 @@
       var row = document.getElementById("hand-" + pending);
       if (saved && row && !document.querySelector("#bar-msg .refused")) {
         row.classList.remove("flash"); void row.offsetWidth; row.classList.add("flash");
-        transient = { kind: "sent", text: lastSaid(pending) || t("saved", pending) };
-        flashTotals();
+        transient = { kind: "sent", text: steady.lastSaid(pending) || t("saved", pending) };
+        steady.flashTotals();
         keepShell();
       }
       if (saved && form) { blankForm(form); }
       pending = null;
       wrong = saved ? null : document.querySelector("#entry .field-error:not(:empty), #entry .errorlist");
-      if (wrong) { toFault(wrong); } else { toFormTop(); firstField(); }
+      if (wrong) { steady.toFault(wrong); } else { toFormTop(); steady.firstField(); }
     }
     if (config && config.elt && config.elt.classList && config.elt.classList.contains("undo")) {
       /* The bar says what was taken back (the last "saved" would be wrong now). */
       transient = { kind: "sent", text: config.elt.dataset.done || "" };
-      flashTotals();
+      steady.flashTotals();
     }
-    retitle();
+    steady.retitle();
     if (form && mine(load()).some(function (i) { return i.state === "waiting"; })) {
       var n = nextNumber(form);
       if (n !== Number(form.elements.number.value)) { nextHand(form, n); }
