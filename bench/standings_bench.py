@@ -292,13 +292,13 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
     )
     finish_one_more(club, season, key)
     rate_one_more(club, season, key, services)
-    update_one_more(club, season, key, services, sequence_pool)
-    # The embedded default's thread (its periodic reconciliation) must not write while the
-    # next season is built.
+    # The embedded default's thread (its periodic reconciliation) must not write while one
+    # game's update is timed, nor while the next season is built.
     from leagues.standings.runner import derived_data_flush, runner_stop
 
     derived_data_flush()
     runner_stop()
+    update_one_more(club, season, key, services, sequence_pool)
     print(
         f"  rows: {PlayerStanding.objects.filter(season=season).count()} player standings, "
         f"{RatingPoint.objects.filter(player__club=club).count():,} rating points"

@@ -157,8 +157,6 @@ def _loop() -> None:
                 _busy = True
                 _next_reconcile = time.monotonic() + interval
         try:
-            if reconcile and _reconcile is not None:
-                _reconcile()  # hands its work back here: taken on the next turn
             if work and _run is not None:
                 _run(
                     season_games={
@@ -170,6 +168,9 @@ def _loop() -> None:
                     },
                     club_ids=sorted(work.clubs_full),
                 )
+            # After the work (what was handed over is never kept waiting by the check).
+            if reconcile and _reconcile is not None:
+                _reconcile()  # hands its work back here: taken on the next turn
         except Exception:  # the thread must live on; reconciliation retries what failed
             log.exception("derived data update failed; reconciliation will catch up")
         finally:

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Subquery
+from django.db.models import DateTimeField, Exists, Max, OuterRef, Q, Subquery, Value
 from kombu.exceptions import OperationalError as BrokerError
 
 from kaiser_league.celery import app as celery_app
@@ -32,6 +32,7 @@ from leagues.standings.models import (
     StandingsSnapshot,
 )
 from leagues.standings.summaries import older_format_summaries
+from scorecards.models import GameStatus
 from scorecards.selectors import games_where
 
 log = logging.getLogger(__name__)
@@ -257,14 +258,18 @@ def derived_data_queue(*, game: Any) -> None:
 
 
 def derived_data_stale() -> tuple[list[int], list[int]]:
-    """Seasons and clubs whose snapshot is missing or older than a change to their games
-    (a hand entered, corrected, undone or confirmed, a game finished, abandoned or deleted),
+    """Seasons and clubs whose snapshot is missing or older than a change to their finished
+    or counted games (a hand entered, corrected, undone or confirmed, a game finished,
+    abandoned or deleted),
     or with a game summary of another format than this release's (a new release computes
     them, and the figures they add, such as the pot balances, without waiting for a game to
     change). A season or club whose last rebuild failed is not retried until something
     changes."""
-    changed = Max("games__updated_at")
-    confirmed = Max("games__hands__confirmed_at")
+    # Games in play change all the time and count for nothing; a finished game, or one that
+    # counted (it has a summary), does. A confirmation touches its game's updated_at.
+    matters = Q(games__status=GameStatus.FINISHED) | Q(games__standings_summary__isnull=False)
+    changed = Max("games__updated_at", filter=matters)
+    confirmed = Value(None, output_field=DateTimeField())
     older = older_format_summaries()
     season_older = Exists(older.filter(game__season=OuterRef("pk")))
     club_older = Exists(older.filter(game__club=OuterRef("pk")))
