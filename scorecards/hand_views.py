@@ -144,7 +144,8 @@ def game_seat_claim(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             else _("Choose who holds this phone, then tap “That’s me”.")
         )
         if wants_json(request):
-            return json_refusal("taken", message, 409)
+            status, code = ("taken", 409) if raw else ("invalid", 422)
+            return json_refusal(status, message, code)
         context = sheet_context(request, access, message=message)
         context["refusal"] = message
         return render(request, TEMPLATE, context, status=409)

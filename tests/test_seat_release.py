@@ -79,6 +79,8 @@ def test_the_claim_form_preselects_no_seat_and_an_empty_choice_claims_nothing(ga
     answer = phone.post(reverse("game_seat_claim", args=[game.pk]), {"seat": ""})
     assert answer.status_code == 409
     assert "Choose who holds this phone" in answer.content.decode()
+    told = phone.post(reverse("game_seat_claim", args=[game.pk]), {"seat": ""}, headers=JSON)
+    assert told.status_code == 422 and told.json()["status"] == "invalid"
     assert not SeatClaim.objects.filter(game=game).exists()
 
 
