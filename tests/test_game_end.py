@@ -317,6 +317,8 @@ def test_members_see_the_rating_changes_the_player_page_explains(finished, users
     sheet = reverse("game_sheet", args=[finished.pk])
     # Not rated yet: nothing said about ratings.
     assert "game-end-ratings" not in client_for(users["member"]).get(sheet).content.decode()
+    # As the standings room does once a game counts: the season's figures, then the ratings.
+    rebuild.standings_rebuild(season_id=finished.season_id)
     rebuild.ratings_rebuild(club_id=finished.club_id)
     expected = []
     for player in players:  # Ann, Cat, Bob, Dan: the seats' order
