@@ -215,10 +215,14 @@ def _streaks(season: Season, keys: list[Any]) -> dict[Any, int]:
     reads them, from the season's stored summaries (what the rows count): their games, latest
     first, in one query read a few rows at a time until every run has ended."""
     together = {key: (key,) if isinstance(key, int) else tuple(key) for key in keys}
-    players = {player for members in together.values() for player in members}
+    # The games where all of a key's players sat (a partnership's: both, so a pair that
+    # rarely plays together reads its few games, not every game of either partner).
     seated = Q()
-    for player in players:
-        seated |= Q(pk__in=games_of_player(player).values("pk"))
+    for members in set(together.values()):
+        both = Q()
+        for player in members:
+            both &= Q(pk__in=games_of_player(player).values("pk"))
+        seated |= both
     games = games_where(season=season).filter(standings_summary__isnull=False).filter(seated)
     rows = games.order_by(game_day().desc(), "-finished_at", "-pk").values_list(
         "standings_summary__players",
