@@ -211,6 +211,15 @@ FIGURES: tuple[Figure, ...] = (
         postgres=True,
         size=SEASON,
     ),
+    Figure(
+        "sheet poll while nothing changed (answered from the shared cache), p50",
+        "poll",
+        "poll.sqlite.single.unchanged.p50",
+        "ratio",
+        2,
+        "ms",
+        baseline="poll.sqlite.single.baseline_healthz.p50",
+    ),
 )
 
 TIME_UNITS = {"s": 1000.0, "ms": 1.0, "us": 0.001, "µs": 0.001}
