@@ -35,6 +35,7 @@ OPEN = {
     "service_worker",
     "favicon",
     "robots_txt",
+    "offline",
     "login",
     "logout",
     "signup",

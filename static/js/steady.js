@@ -16,10 +16,16 @@
     if (!totals) { return; }
     totals.classList.remove("flash"); void totals.offsetWidth; totals.classList.add("flash");
   }
-  /* The page's title carries the score, as the server wrote it with the last answer. */
+  /* The page's title carries the score: the sides and totals the server wrote in the entry's
+     head with the last answer, in the title's form ("Ann & Bob 34 – Cat & Dan 21 · Kaiser
+     League"). Read from the page, so that the small answer need not carry it twice. */
   function retitle() {
-    var said = document.getElementById("last-said");
-    if (said && said.dataset.title) { document.title = said.dataset.title; }
+    var sides = document.querySelectorAll("#entry-head .totals > span");
+    if (!sides.length) { return; }
+    var parts = Array.prototype.map.call(sides, function (side) {
+      return side.textContent.replace(/\s+/g, " ").trim();
+    });
+    document.title = parts.join(" \u2013 ") + " \u00b7 Kaiser League";
   }
   /* After Save the thumb starts the next hand: focus on its first field (no scroll). */
   function firstField() {
