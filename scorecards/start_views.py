@@ -58,9 +58,7 @@ def _partners_text(rules: Rules) -> str:
     if rules.side_count == rules.seats:
         return _("Everyone plays for themselves.")
     groups = [" & ".join(str(seat + 1) for seat in side) for side in rules.sides]
-    return _("Partners (sitting opposite): seats %(groups)s.") % {
-        "groups": semicolon_join(groups)
-    }
+    return _("Partners (sitting opposite): seats %(groups)s.") % {"groups": semicolon_join(groups)}
 
 
 @dataclass(frozen=True)

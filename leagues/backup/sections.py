@@ -45,6 +45,7 @@ USER = "user"
 # The sections built by hand above (their lists are the reference targets).
 CORE_LISTS = ("players", "seasons", "games")
 
+
 @dataclass(frozen=True)
 class Section:
     """One model in the document (see the module docstring for the contract)."""

@@ -20,8 +20,8 @@ def test_attendance_and_the_widget_in_two_taps_from_the_club_page(
     browser,
     live_server,
     club,
-    season,
-    viewport,  # noqa: F811
+    season,  # noqa: F811
+    viewport,
 ) -> None:
     club.standings_public = True
     club.embed_sites = "https://club.example.org"
