@@ -32,17 +32,23 @@ def dealer_now(page) -> int:
     return int(page.get_attribute("#entry-head", "data-auction").split(" ")[-1])
 
 
-def test_two_hands_offline_are_pending_rows_then_the_servers(
-    page, live_server, club, players, alice
-) -> None:
-    assert page.viewport_size == {"width": 390, "height": 844}
+def _sheet_offline(page, live_server, club, alice):
+    """A game started and its sheet kept by the phone, then reloaded with no signal: the
+    game and the dealer of its next hand."""
     signed_in(page, live_server, alice)
     game = start_game(page, live_server, club)
     kept(page, f"/games/{game.pk}/")
     page.context.set_offline(True)
     page.reload()
     page.wait_for_selector("#hand-form")
-    first = dealer_now(page)
+    return game, dealer_now(page)
+
+
+def test_two_hands_offline_are_pending_rows_then_the_servers(
+    page, live_server, club, players, alice
+) -> None:
+    assert page.viewport_size == {"width": 390, "height": 844}
+    game, first = _sheet_offline(page, live_server, club, alice)
     # Ann bids 8, her side takes 4 tricks: set (-8); then Cat bids 8 and is set too.
     for number, (bidder, hearts, spades) in enumerate([("Ann", 1, 0), ("Cat", 0, 1)], start=1):
         tap_hand(page, bidder=bidder, bid=8, tricks=4, hearts=hearts, spades=spades)
@@ -89,13 +95,7 @@ def test_two_hands_offline_are_pending_rows_then_the_servers(
 
 
 def test_a_misdeal_offline_keeps_the_dealer(page, live_server, club, players, alice) -> None:
-    signed_in(page, live_server, alice)
-    game = start_game(page, live_server, club)
-    kept(page, f"/games/{game.pk}/")
-    page.context.set_offline(True)
-    page.reload()
-    page.wait_for_selector("#hand-form")
-    first = dealer_now(page)
+    _game, first = _sheet_offline(page, live_server, club, alice)
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("button.misdeal")
     page.wait_for_selector("#pending-1")
@@ -162,13 +162,7 @@ def test_after_a_refused_hand_the_next_dealer_waits_for_the_server(
 ) -> None:
     """A kept hand the server refuses (here: the page too old to send) stops and may be
     discarded: the phone no longer says who deals next."""
-    signed_in(page, live_server, alice)
-    game = start_game(page, live_server, club)
-    kept(page, f"/games/{game.pk}/")
-    page.context.set_offline(True)
-    page.reload()
-    page.wait_for_selector("#hand-form")
-    first = dealer_now(page)
+    game, first = _sheet_offline(page, live_server, club, alice)
     tap_hand(page, bidder="Ann", bid=8, tricks=4, hearts=1, spades=0)
     page.click("#action-bar button.save")
     page.wait_for_selector("#pending-1")
