@@ -1,5 +1,6 @@
 """Pages and actions around one hand or the game as a whole: undo, confirmation, seat claims,
-a hand's history and correction, abandon and delete, the print view and the table link.
+a hand's history and correction, abandon and delete, and the table link (the print view:
+`scorecards.print_views`).
 
 Thin views, as in `scorecards.table_views`: access through `game_for_member`, writes through
 the services."""
@@ -11,7 +12,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from kaiser_league.http import HtmxHttpRequest
 from leagues.clubs.policy import Decision
@@ -310,13 +311,6 @@ def hand_detail(request: HtmxHttpRequest, game_id: int, number: int) -> HttpResp
         "habits": habits_text(hand.record),
     }
     return render(request, "scorecards/hand_detail.html", context, status=status)
-
-
-@require_GET
-def game_print(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """The sheet laid out like the traditional paper score sheet, for printing."""
-    access = game_for_member(request, game_id)
-    return render(request, "scorecards/game_print.html", sheet_context(request, access))
 
 
 @require_POST

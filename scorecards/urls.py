@@ -3,6 +3,7 @@ from django.urls import path
 from scorecards import (
     hand_views,
     history_views,
+    print_views,
     seat_views,
     share_views,
     start_views,
@@ -16,7 +17,7 @@ urlpatterns = [
     path("<int:game_id>/record.json", views.game_record_download, name="game_record_download"),
     path("<int:game_id>/poll", table_views.game_poll, name="game_poll"),
     path("<int:game_id>/hands/all", history_views.game_history, name="game_history"),
-    path("<int:game_id>/print", hand_views.game_print, name="game_print"),
+    path("<int:game_id>/print", print_views.game_print, name="game_print"),
     path("<int:game_id>/table-link", hand_views.game_table_link, name="game_table_link"),
     path("<int:game_id>/seat", hand_views.game_seat_claim, name="game_seat_claim"),
     path("<int:game_id>/seat/release", seat_views.game_seat_release, name="game_seat_release"),
