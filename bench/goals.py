@@ -2,7 +2,8 @@
 
 `bench/run_all.py` collects every `RESULT` line of the benchmarks and, from them, writes this
 table at the top of bench/RESULTS.md: the measured value, the baseline of the same run (the
-`/healthz` p50 beside which the figure was taken), the ratio, the goal and a verdict. A figure
+`/healthz` p50 beside which the figure was taken, or the floor view's: the least a signed-in
+page or form post does, see bench/floor), the ratio, the goal and a verdict. A figure
 whose benchmark ran but did not print it is MISSING (the run fails), so a figure cannot drop
 out unnoticed; a PostgreSQL figure without BENCH_DATABASE_URL is NOT MEASURED, never a pass.
 """
@@ -43,15 +44,25 @@ class Figure:
     size: int = 0
     size_key: str = ""
 
+    def yardstick(self) -> str:
+        """The baseline's name: the floor view it was measured beside, or /healthz."""
+        if ".floor_post." in self.baseline:
+            return "floor POST"
+        if ".floor_get." in self.baseline:
+            return "floor GET"
+        return "/healthz"
+
     def goal_text(self) -> str:
         if self.goal == "ratio":
-            return f"<= {self.limit:g}x /healthz"
+            return f"<= {self.limit:g}x {self.yardstick()}"
         sign = "<=" if self.goal == "at_most" else ">="
         return f"{sign} {self.limit:,g} {self.unit}"
 
     def baseline_text(self) -> str:
         """What the baseline is, in a few words."""
         what = "40 x /healthz at once, p95" if "burst40" in self.baseline else "/healthz p50"
+        if self.yardstick() != "/healthz":
+            what = f"{self.yardstick()} p50"
         if self.baseline.startswith("standings."):
             what += ", in-process"
         elif self.baseline == RUN_BASELINE and self.bench != "submit":
@@ -98,6 +109,47 @@ FIGURES: tuple[Figure, ...] = (
         5,
         "ms",
         baseline="http.sqlite.single.baseline_healthz.p50",
+    ),
+    # The same figures beside the floor views (bench/floor): a signed-in form post with one
+    # INSERT, a signed-in page with one SELECT, through the same server in the same run. Each is
+    # the ratio the bench prints (`ratio_floor_p50`), so that each row has a figure of its own.
+    Figure(
+        "hand submit, JSON, p50, beside the floor POST",
+        "submit",
+        "submit.sqlite.single.hand.ratio_floor_p50",
+        "at_most",
+        1.5,
+        "x floor POST",
+        baseline="submit.sqlite.single.floor_post.p50",
+    ),
+    Figure(
+        "hand submit as the phone really sends it (htmx), p50, beside the floor POST",
+        "submit",
+        "submit.sqlite.single.htmx.ratio_floor_p50",
+        "at_most",
+        2,
+        "x floor POST",
+        baseline="submit.sqlite.single.floor_post.p50",
+    ),
+    Figure(
+        "sheet page, 66 hands, p50, beside the floor GET",
+        "http",
+        "http.sqlite.single.game_sheet.ratio_floor_p50",
+        "at_most",
+        2,
+        "x floor GET",
+        baseline="http.sqlite.single.floor_get.p50",
+        size=66,
+        size_key="http.sqlite.game_sheet.hands",
+    ),
+    Figure(
+        "standings page, p50, beside the floor GET",
+        "http",
+        "http.sqlite.single.standings_page.ratio_floor_p50",
+        "at_most",
+        2,
+        "x floor GET",
+        baseline="http.sqlite.single.floor_get.p50",
     ),
     Figure(
         "burst of 40 simultaneous submits, p95, SQLite",
@@ -237,7 +289,10 @@ class Row:
 
     @property
     def ratio(self) -> float | None:
-        """The figure over its baseline, when both are times."""
+        """The figure over its baseline, when both are times; a ratio the bench printed itself
+        (unit "x …") as it is."""
+        if self.value is not None and self.unit.startswith("x "):
+            return self.value
         if self.value is None or not self.baseline:
             return None
         if self.unit not in TIME_UNITS or self.baseline_unit not in TIME_UNITS:

@@ -65,17 +65,23 @@ def free_port() -> int:
 
 
 def production_env(
-    *, static_root: Path, database_url: str = "", sqlite_path: Path | None = None
+    *,
+    static_root: Path,
+    database_url: str = "",
+    sqlite_path: Path | None = None,
+    floor: bool = False,
 ) -> dict[str, str]:
     """Environment for a server process with DJANGO_DEBUG=false, reachable over plain HTTP on
-    127.0.0.1 (no SSL redirect), eager Celery, on the given database."""
+    127.0.0.1 (no SSL redirect), eager Celery, on the given database. With `floor`, the same
+    settings also serve the bench's floor views (`bench.floor.settings`; gunicorn runs from the
+    project root, where the `bench` package is found)."""
     env = {
         key: value
         for key, value in os.environ.items()
         if key not in {"DATABASE_URL", "CELERY_BROKER_URL", "SQLITE_PATH"}
     }
     env.update(
-        DJANGO_SETTINGS_MODULE="kaiser_league.settings",
+        DJANGO_SETTINGS_MODULE="bench.floor.settings" if floor else "kaiser_league.settings",
         DJANGO_DEBUG="false",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="127.0.0.1,localhost",

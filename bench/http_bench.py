@@ -7,16 +7,19 @@ its own is created there and deleted afterwards). Then measures, in interleaved 
 noisy moment hits every figure alike:
 
 - `/healthz` (the baseline: one `SELECT 1` through the whole middleware stack),
+- the floor GET (bench/floor: a signed-in page doing one indexed SELECT and rendering a small
+  template, the least any of our pages does; served by the same gunicorn only for the bench),
 - the game sheet `/games/<id>/` of a long game (66 hands by default, --sheet-hands), signed in,
 - the club page `/clubs/<slug>/`, signed in,
 - the season standings page, signed in,
 - a static file through WhiteNoise,
 
 each alone (one client) and with concurrent clients (threads, each with its own keep-alive
-connection), and prints median, p95, requests per second and the ratio to the baseline, plus the
-page weights (bytes, and gzipped as sent). Bounded: a fixed request count and a time limit.
-With no --database-url, SQLite then (when BENCH_DATABASE_URL is set) PostgreSQL, each in its
-own process; figures are named `http.<vendor>.…`.
+connection), and prints median, p95, requests per second and the ratio to the baseline (and, for
+the sheet, club and standings pages, `ratio_floor_p50`: to the floor GET), plus the page weights
+(bytes, and gzipped as sent). Bounded: a fixed request count and a time limit. With no
+--database-url, SQLite then (when BENCH_DATABASE_URL is set) PostgreSQL, each in its own
+process; figures are named `http.<vendor>.…`.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.floor import FLOOR_GET
 from bench.harness import (
     HttpSession,
     Timings,
@@ -159,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
             static_root=Path(tmp) / "static",
             database_url=args.database_url,
             sqlite_path=Path(tmp) / "bench.sqlite3",
+            floor=True,
         )
         data = setup_data(env, args.sheet_hands)
         try:
@@ -177,6 +182,7 @@ def measure(base: str, data: dict[str, Any], args: argparse.Namespace) -> None:
     )
     pages = {
         "baseline_healthz": "/healthz",
+        "floor_get": FLOOR_GET,
         "game_sheet": data["sheet_path"],
         "club_page": data["club_path"],
         "standings_page": data["standings_path"],
@@ -219,6 +225,7 @@ def measure(base: str, data: dict[str, Any], args: argparse.Namespace) -> None:
                 for session in sessions:
                     session.close()
         base_p50 = median(timings["baseline_healthz"].seconds)
+        floor_p50 = median(timings["floor_get"].seconds)
         for name, timing in timings.items():
             key = f"http.{vendor}.{label}.{name}"
             p50 = median(timing.seconds)
@@ -228,6 +235,8 @@ def measure(base: str, data: dict[str, Any], args: argparse.Namespace) -> None:
             result(f"{key}.rps", len(timing.seconds) / elapsed[name], "req/s")
             if name != "baseline_healthz":
                 result(f"{key}.ratio_p50", p50 / base_p50, "x baseline")
+            if name in {"game_sheet", "club_page", "standings_page"}:
+                result(f"{key}.ratio_floor_p50", p50 / floor_p50, "x floor GET")
 
 
 if __name__ == "__main__":

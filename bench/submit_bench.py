@@ -1,9 +1,18 @@
 #!/usr/bin/env python3
-"""Hand submit through gunicorn (production settings), beside the `/healthz` baseline in the
-same run: one phone submitting alone, both as the outbox sends it (`Accept: application/json`,
-a small JSON answer) and as the sheet's form does with htmx (`HX-Request`, answered with the
-sheet fragment), and bursts of 40 phones (one per table) submitting at the same instant, each
-burst beside a burst of 40 `/healthz` requests.
+"""Hand submit through gunicorn (production settings), beside the `/healthz` baseline and the
+floor POST in the same run: one phone submitting alone, both as the outbox sends it (`Accept:
+application/json`, a small JSON answer) and as the sheet's form does with htmx (`HX-Request`,
+answered with the sheet fragment), and bursts of 40 phones (one per table) submitting at the
+same instant, each burst beside a burst of 40 `/healthz` requests.
+
+The floor POST (bench/floor, served by the same gunicorn only for the bench): a signed-in form
+post whose CSRF token is checked, one indexed SELECT, one INSERT in a transaction and a small
+template; the least a form post that saves a row can cost on this server. One follows each lone
+submit (as many as the submits, interleaved), giving `…single.hand.ratio_floor_p50` and
+`…single.htmx.ratio_floor_p50` beside the `/healthz` ratios. The phones hold a table link's
+session (no account); the floor needs a signed-in one, so it runs as a member of the bench's
+club signed in for it, which costs the floor one more SELECT (the user row) than a phone's
+session: if anything the floor is a little slower and the ratio a little kinder.
 
     python bench/submit_bench.py           # SQLite, then PostgreSQL if BENCH_DATABASE_URL is set
     python bench/submit_bench.py --database-url sqlite
@@ -24,10 +33,13 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.floor import FLOOR_POST, floor_form
 from bench.harness import (
     HttpSession,
     django_ready,
@@ -87,15 +99,17 @@ def main(argv: list[str] | None = None) -> int:
             static_root=Path(tmp) / "static",
             database_url=args.database_url,
             sqlite_path=Path(tmp) / "bench.sqlite3",
+            floor=True,
         )
         django_ready(env)
         # Burst tables play `bursts` hands each; single-phone tables take the rest in turn.
         singles = max(1, 2 * args.single // 6 + 2)
         plans = night_plan(args.tables + singles, max(args.bursts, 8) + 4, seed=7)
         club, tables = night_setup(plans)
+        member, session = floor_member(club)
         try:
             with gunicorn_server(env, workers=args.workers, threads=args.threads) as base:
-                sent = measure(base, plans, tables, args, singles)
+                sent = measure(base, plans, tables, args, singles, session)
             stored = stored_hands([t.game_id for t in tables])
             rows = sum(len(r) for r in stored.values())
             vendor = vendor_of(args.database_url)
@@ -106,7 +120,24 @@ def main(argv: list[str] | None = None) -> int:
 
             Game.objects.filter(club=club).delete()
             club.delete()
+            member.delete()  # and the floor's rows with it (ON DELETE CASCADE)
     return 0 if rows == sent else 1
+
+
+def floor_member(club) -> tuple[Any, dict[str, str]]:
+    """A member of `club` signed in for the floor POST: (user, {cookie name: session key})."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from leagues.clubs.models import Membership
+
+    user = get_user_model().objects.create_user(f"floor-{club.slug}", password=uuid.uuid4().hex)
+    Membership.objects.create(club=club, user=user)
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    return user, {name: client.cookies[name].value}
 
 
 HTMX = {"HX-Request": "true", "HX-Target": "sheet", "HX-Trigger": "hand-form"}
@@ -123,13 +154,15 @@ def sheet_seen(page: bytes) -> dict[str, str]:
     return {name.decode(): value.decode() for name, value in pairs}
 
 
-def measure(base, plans, tables, args, singles) -> int:
+def measure(base, plans, tables, args, singles, floor_cookies) -> int:
     vendor = vendor_of(args.database_url)
     print(f"gunicorn {args.workers} workers x {args.threads} threads on {base}, {vendor}")
     burst_plans, single_plans = plans[: args.tables], plans[args.tables :]
     burst_phones = [table_join(base, t) for t in tables[: args.tables]]
     single_phone = {t.game_id: table_join(base, t) for t in tables[args.tables :]}
     probes = [HttpSession(base) for _ in range(args.tables)]
+    floor = HttpSession(base, cookies=dict(floor_cookies))
+    floor_fields = floor_form(floor)
     sent = 0
 
     def post(phone, game_id, fields, headers=None):
@@ -139,11 +172,16 @@ def measure(base, plans, tables, args, singles) -> int:
     # Warm every worker and connection with /healthz.
     _at_once([lambda p=p: p.get("/healthz")[0] for p in probes])
 
-    # One phone alone: a JSON submit, the baseline, an htmx submit, the baseline, and so on
-    # (a noisy moment hits all three alike). Each table's hands go in order, in either form.
+    # Warm the floor (every worker) as well, untimed.
+    for _ in range(2 * args.workers):
+        floor.post_form(FLOOR_POST, floor_fields)
+
+    # One phone alone: a JSON submit, the baselines, an htmx submit, the baselines, and so on
+    # (a noisy moment hits all alike). Each table's hands go in order, in either form.
     lone: dict[str, list[float]] = {"json": [], "htmx": []}
     fragment_bytes: list[float] = []
-    base_s = []
+    base_s: list[float] = []
+    floor_s: list[float] = []
     queue = [
         (setup, planned)
         for plan, setup in zip(single_plans, tables[args.tables :], strict=True)
@@ -171,6 +209,11 @@ def measure(base, plans, tables, args, singles) -> int:
         start = time.perf_counter()
         probe.get("/healthz")
         base_s.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        status, _, _ = floor.post_form(FLOOR_POST, floor_fields)
+        floor_s.append(time.perf_counter() - start)
+        if status != 200:
+            raise SystemExit(f"floor POST: HTTP {status}")
 
     # Bursts: every table submits its next hand at the same instant; then 40 /healthz at once.
     burst_s, burst_base_s, burst_wall, base_wall = [], [], [], []
@@ -199,11 +242,18 @@ def measure(base, plans, tables, args, singles) -> int:
     key = f"submit.{vendor}"
     result(f"{key}.single.baseline_healthz.p50", median(base_s) * ms, "ms")
     result(f"{key}.single.baseline_healthz.p95", percentile(base_s, 95) * ms, "ms")
+    result(f"{key}.single.floor_post.p50", median(floor_s) * ms, "ms")
+    result(f"{key}.single.floor_post.p95", percentile(floor_s, 95) * ms, "ms")
     for kind, seconds in lone.items():
         name = "hand" if kind == "json" else "htmx"
         result(f"{key}.single.{name}.p50", median(seconds) * ms, "ms")
         result(f"{key}.single.{name}.p95", percentile(seconds, 95) * ms, "ms")
         result(f"{key}.single.{name}.ratio_p50", median(seconds) / median(base_s), "x baseline")
+        result(
+            f"{key}.single.{name}.ratio_floor_p50",
+            median(seconds) / median(floor_s),
+            "x floor POST",
+        )
     result(f"{key}.single.htmx.fragment_bytes", median(fragment_bytes), "bytes")
     result(f"{key}.burst40.baseline_healthz.p50", median(burst_base_s) * ms, "ms")
     result(f"{key}.burst40.baseline_healthz.p95", percentile(burst_base_s, 95) * ms, "ms")
@@ -217,7 +267,7 @@ def measure(base, plans, tables, args, singles) -> int:
     result(f"{key}.burst40.hand.wall", median(burst_wall) * ms, "ms per burst")
     result(f"{key}.burst40.baseline_healthz.wall", median(base_wall) * ms, "ms per burst")
     result(f"{key}.requests", sent, "hands")
-    for phone in [*burst_phones, *single_phone.values(), *probes]:
+    for phone in [*burst_phones, *single_phone.values(), *probes, floor]:
         phone.close()
     return sent
 
