@@ -103,7 +103,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     seen = sheet_seen(request.GET, context)
     if seen is not None:
         # The phone's taps of a hand another phone entered first are cleared with the form.
-        return rows_answer(request, context, seen, whole_entry=new_hands)
+        return rows_answer(request, context, seen, whole_entry=new_hands, seats=True)
     context["entry_oob"] = new_hands
     response = render(request, TEMPLATE + "#polled", context)
     response["HX-Retarget"] = "#sheet"
@@ -267,6 +267,7 @@ def _added(
     context = sheet_context(request, access, hands=list(recorded.hands), score=recorded.score)
     seen = sheet_seen(request.POST, context)
     if not recorded.created or seen != recorded.hand.number - 1:
+        context["seat_oob"] = seat_changed
         return _whole(request, context)
     return rows_answer(
         request,
@@ -291,16 +292,20 @@ def rows_answer(
     *,
     whole_entry: bool = False,
     seat_changed: bool = False,
+    seats: bool = False,
 ) -> HttpResponse:
     """The rows after the phone's `seen` first ones, with the sheet's status, totals and
     state swapped out of band, and the entry's head (or the whole entry when `whole_entry`
-    or the form closed: it shows no form then)."""
+    or the form closed: it shows no form then); the seat board too, drawn for this phone,
+    when `seats` (a poll: a claim or a release may be what changed) or `seat_changed`."""
     rows = context["rows"]
     context["added_html"] = rows_html(context["game"].pk, rows[seen:], context["marks"])
     context["added_first"] = seen == 0 and bool(rows)
     context["entry_oob"] = whole_entry or not context["entry_open"]
     context["entry_parts"] = not context["entry_oob"]
     context["seat_claimed"] = seat_changed
+    # A saved hand's answer stays small: it redraws the board only when it claimed a seat.
+    context["seat_oob"] = seats or seat_changed
     return render(request, TEMPLATE + "#added", context)
 
 

@@ -123,7 +123,7 @@ WRITES = {
 }
 
 
-@pytest.mark.parametrize("write", [*WRITES, "confirmation", "seat given back"])
+@pytest.mark.parametrize("write", [*WRITES, "confirmation", "seat claimed", "seat given back"])
 def test_every_write_ends_the_short_answer(as_bob, game, alice, write) -> None:
     if write == "seat given back":
         seat_claim(game=game, seat=1, phone="cat")
@@ -131,6 +131,8 @@ def test_every_write_ends_the_short_answer(as_bob, game, alice, write) -> None:
     before = Game.objects.get(pk=game.pk).updated_at
     if write == "confirmation":
         _confirm(game, alice)
+    elif write == "seat claimed":
+        seat_claim(game=game, seat=1, phone="cat")
     elif write == "seat given back":
         _release(game, alice)
     else:

@@ -113,14 +113,18 @@ def _person_facts(
     return frozenset(seats), frozenset(entered)
 
 
-def seat_claim(*, game: Game, seat: int, phone: str, user: User | None = None) -> SeatClaim | None:
+def seat_claim(
+    *, game: Game, seat: int, phone: str, user: User | None = None, touch: bool = True
+) -> SeatClaim | None:
     """This phone (and the signed-in `user`) says `seat` holds it. Kept on the server: one seat
     per phone, one phone per seat and one seat per person for the whole game, and never a seat
     of the other side from the hands this account entered, so nobody moves to the other side to
     confirm their own hand. Returns the phone's claim (the earlier one if it had one), None if
     another phone holds `seat` or the seat does not exist; the policy's refusal (GameClosed
     once the game takes neither hands nor confirmations, NotAllowed or "claimed" for another
-    seat of the same person) otherwise."""
+    seat of the same person) otherwise. A new claim marks the game as changed (`game_touch`),
+    so the other phones' polls redraw their seat board; `touch=False` for a caller that saves
+    the game row in the same transaction anyway (a hand entered with its seat)."""
     if not phone or not 0 <= seat < game.rules_value.seats:
         return None
     with transaction.atomic():
@@ -136,10 +140,14 @@ def seat_claim(*, game: Game, seat: int, phone: str, user: User | None = None) -
         policy_check(actor_locked(locked, user, phone=phone), SEAT_CLAIM, facts)
         try:
             with transaction.atomic():
-                return SeatClaim.objects.create(game=locked, seat=seat, phone=phone, user=user)
+                claim = SeatClaim.objects.create(game=locked, seat=seat, phone=phone, user=user)
         except IntegrityError:
             # The seat is another phone's (or this phone raced itself): the first claim stands.
             return SeatClaim.objects.filter(game=locked, phone=phone).first()
+        if touch:
+            # Phones polling the sheet look at updated_at (and its cached copy) to see a change.
+            game_touch(locked)
+        return claim
 
 
 def _claims_held(game: Game, user: User | None, phone: str | None) -> frozenset[int]:

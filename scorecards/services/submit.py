@@ -58,7 +58,8 @@ def hand_enter(
         seat, claimed = seat_held, None
         if claiming and seat_named is not None and phone:
             try:
-                claim = seat_claim(game=game, seat=seat_named, phone=phone, user=by)  # type: ignore[arg-type]
+                # The hand saves the game row: that changes the version.
+                claim = seat_claim(game=game, seat=seat_named, phone=phone, user=by, touch=False)  # type: ignore[arg-type]
             except HandRefused:
                 claim = None  # the game takes no hand either: hand_record says why
             if claim is not None:

@@ -56,7 +56,9 @@ def test_a_seat_given_back_is_taken_by_a_replacement_phone(browser, live_server,
     screenshot(first, "seat-board")
     give_back.click()
     first.wait_for_selector("#seat-claim")
-    assert first.locator("#seat-board").count() == 0  # no seat is claimed any more
+    # No seat is claimed any more: only the board's hidden, empty placeholder stays.
+    assert first.locator("#seat-board").is_hidden()
+    assert first.locator("#seat-board li").count() == 0
     [trace] = SeatRelease.objects.filter(game=game)
     assert (trace.seat, trace.holder_name) == (1, "Cat")
 
@@ -70,6 +72,34 @@ def test_a_seat_given_back_is_taken_by_a_replacement_phone(browser, live_server,
     assert first.locator("#seat-row-1 button").count() == 0
     first.context.close()
     replacement.context.close()
+
+
+def test_another_phones_claim_and_its_release_show_without_a_reload(
+    browser, live_server, game
+) -> None:
+    """Phone B's seat board follows phone A's claim and its release at B's next poll (every
+    4 s), drawn for B: A's seat, not B's, and nothing for B to give back."""
+    first, other = _phone(browser, live_server, game), _phone(browser, live_server, game)
+    assert other.locator("#seat-board").is_hidden()
+    other.evaluate("window.kaiserKept = true")  # gone if the page were loaded again
+    _claim(first, "Cat")
+
+    row = other.locator("#seat-row-1")
+    row.wait_for(state="visible", timeout=6_000)
+    assert "Cat: claimed by a phone since" in row.inner_text()
+    assert "this phone" not in row.inner_text()
+    assert row.locator("button").count() == 0
+    assert other.locator("#seat-row-0").inner_text().strip() == "Ann: not claimed"
+    assert other.evaluate("window.kaiserKept === true")
+    assert_accessible(other, "sheet with another phone's claim swapped in by the poll")
+
+    first.locator("#seat-row-1").get_by_role("button", name="Give my seat back").click()
+    first.wait_for_selector("#seat-claim")
+    other.locator("#seat-row-1").wait_for(state="detached", timeout=6_000)
+    assert other.locator("#seat-board").is_hidden()
+    assert other.evaluate("window.kaiserKept === true")
+    first.context.close()
+    other.context.close()
 
 
 def test_the_table_link_and_its_qr_are_one_tap_from_the_top(page, live_server, game, alice):
