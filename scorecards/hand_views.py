@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from kaiser_league.http import HtmxHttpRequest
+from kaiser_league.inputs import number_or_none
 from leagues.clubs.policy import Decision
 from leagues.clubs.roles import (
     GAME_ABANDON,
@@ -32,7 +33,7 @@ from scorecards.handform import (
     hand_form_parse,
 )
 from scorecards.presentation import record_text
-from scorecards.rules import HandError, KaiserError
+from scorecards.rules import MAX_HANDS, HandError, KaiserError
 from scorecards.seat_board import hand_seats_history
 from scorecards.selectors import (
     game_hands,
@@ -96,7 +97,8 @@ def hand_undo_last(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @json_refusals
 def hand_confirm_view(request: HtmxHttpRequest, game_id: int, number: int) -> HttpResponse:
     """A player of the other side confirms hand `number`. Who confirms is what the server knows
-    of this phone (its seat claim) or of the signed-in player, never a seat the form names."""
+    of this phone (its seat claim) or of the signed-in player, never a seat the form names. A
+    plain post naming `history_page` (the history page's ✓) is sent back to that page."""
     access = game_for_member(request, game_id, HAND_ENTER)
     game = access.game
     user = request.user if request.user.is_authenticated else None
@@ -121,6 +123,13 @@ def hand_confirm_view(request: HtmxHttpRequest, game_id: int, number: int) -> Ht
     if request.htmx:
         game.refresh_from_db(fields=["updated_at"])
         return render(request, TEMPLATE + "#sheet", sheet_context(request, access))
+    # A ✓ of the history page goes back to its page, at the confirmed hand's row.
+    back = number_or_none(request.POST, "history_page", minimum=1, maximum=MAX_HANDS)
+    if back is not None:
+        url = reverse("game_history", args=[game.pk])
+        response = redirect(f"{url}?page={back}#hand-{hand.number}")
+        response.status_code = 303
+        return response
     return redirect_303("game_sheet", game_id=game.pk)
 
 

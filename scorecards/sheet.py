@@ -127,13 +127,16 @@ def sheet_rows(score: GameScore, hands: Sequence[Hand], names: Sequence[str]) ->
 class RowMarks:
     """What a row shows besides its hand: the corrected badge, whether hands wait for a
     confirmation, the hands this viewer may confirm (a ✓ form on their row, in the name of
-    `confirmer`, carrying the viewer's `csrf_token`)."""
+    `confirmer`, carrying the viewer's `csrf_token`). `back_page`: the history page the ✓
+    returns to, a plain post answered by a redirect (None: the sheet's ✓, answered in place
+    by htmx)."""
 
     corrected: Collection[int] = frozenset()
     needs_confirming: bool = False
     confirmable: Collection[int] = frozenset()
     confirmer: str = ""
     csrf_token: str = ""
+    back_page: int | None = None
 
 
 class _RowDrawer:
@@ -186,10 +189,13 @@ class _RowDrawer:
             return ""
         url = f"{self.confirm_stem}{number}/confirm"
         label = escape(self.confirm_label % {"name": self.marks.confirmer, "n": number})
+        back = self.marks.back_page
+        # The history page has no #sheet to swap: its ✓ posts plainly and comes back to it.
+        answer = f' hx-post="{url}" hx-target="#sheet" hx-swap="outerHTML"' if back is None else ""
+        page = "" if back is None else f'<input type="hidden" name="history_page" value="{back}">'
         return (
-            f' <form method="post" action="{url}" hx-post="{url}" hx-target="#sheet"'
-            ' hx-swap="outerHTML" class="confirm">'
-            f'<input type="hidden" name="csrfmiddlewaretoken" value="{self.token}">'
+            f' <form method="post" action="{url}"{answer} class="confirm">'
+            f'<input type="hidden" name="csrfmiddlewaretoken" value="{self.token}">{page}'
             f'<button type="submit" class="secondary small" aria-label="{label}">'
             f"{self.confirm_text}</button></form>"
         )

@@ -140,9 +140,10 @@ def test_the_history_page_answers_htmx_with_its_fragment_and_refuses_a_bad_page(
         assert as_bob.get(url, {"page": bad}).status_code == 404, bad
 
 
-def test_the_history_page_is_read_only(as_alice, club, alice) -> None:
-    """The rows say which hands wait for a confirmation, but offer no ✓ and no form: the
-    history page changes nothing."""
+def test_the_history_page_enters_nothing(as_alice, club, alice) -> None:
+    """The rows say which hands wait for a confirmation; the history page has no entry form,
+    and offers no ✓ to the account that entered the hands (tests/test_history_confirm.py: the
+    ✓ it offers to the other side)."""
     club.hands_need_confirmation = True
     club.save()
     game = imported(club, alice, 3)

@@ -1,6 +1,6 @@
-"""Every control on the score sheet and on a night's table page is at least 44 x 44 CSS px, at
-390x844 and at 360x740: the hand links, the corrected badge, the ✓ buttons, the seat claim, the
-footer links, the header's links and buttons. Measured in a real browser."""
+"""Every control on the score sheet, its history page and a night's table page is at least 44 x
+44 CSS px, at 390x844 and at 360x740: the hand links, the corrected badge, the ✓ buttons, the
+seat claim, the footer links, the header's links and buttons. Measured in a real browser."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from leagues.clubs.services import club_settings_update
 from leagues.demo import demo_club_create, demo_night_create
 from scorecards.rules import HandInput, rules_build
 from scorecards.services import game_start, game_token_issue, hand_correct
+from tests.browser.axe import axe_violations
 from tests.browser.conftest import PHONE
 from tests.browser.test_table_sheet_browser import save_and_wait, signed_in, tap_hand
 
@@ -96,6 +97,14 @@ def test_every_control_on_the_sheet_is_44_px(browser, live_server, club, alice, 
     page.wait_for_selector("#hand-2 form.confirm button")
     assert page.locator("#hand-1 .badge.corrected").count() == 1
     check_sizes(page, "Bob's sheet")
+    # The history page offers him the same ✓, a plain form that comes back to it.
+    page.goto(live_server.url + reverse("game_history", args=[game.pk]))
+    page.wait_for_selector("#hand-2 form.confirm button")
+    check_sizes(page, "Bob's history page")
+    assert axe_violations(page) == []
+    page.click("#hand-2 form.confirm button")
+    page.wait_for_selector("#hand-2 .ok")
+    assert page.url.endswith(reverse("game_history", args=[game.pk]) + "?page=1#hand-2")
     # A fresh phone with the table link: asked to say who holds it ("That's me").
     fresh = browser.new_context(viewport=PHONE, locale="en-CA").new_page()
     fresh.goto(f"{live_server.url}/t/{token}/")
