@@ -1,6 +1,7 @@
 """axe-core finds nothing to fix on every page a phone or the projector uses, in English and in
-French: home, login, club, new game, the score sheet mid-game and finished, a night's table
-page, standings, the night, the director's console and the projector."""
+French: home, login, club, new game, the score sheet mid-game and finished, its history page and
+its print view, a night's table page, standings, the night, the director's console and the
+projector."""
 
 from __future__ import annotations
 
@@ -54,6 +55,8 @@ def test_every_phone_and_projector_page_has_no_axe_violation(browser, live_serve
         ("new game", reverse("club_game_new", args=[club.slug])),
         ("sheet mid-game", reverse("game_sheet", args=[playing.pk])),
         ("sheet finished", reverse("game_sheet", args=[finished.pk])),
+        ("hands of a game", reverse("game_history", args=[playing.pk])),
+        ("print view", reverse("game_print", args=[finished.pk])),
         ("table page", reverse("tournament_table", args=[night.pk, table.pk])),
         ("standings", reverse("standings", args=[club.slug])),
         ("night", reverse("tournament_detail", args=[night.pk])),
