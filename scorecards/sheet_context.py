@@ -25,6 +25,7 @@ from leagues.clubs.roles import (
     TABLE_LINK_MANAGE,
 )
 from scorecards.access import GameAccess
+from scorecards.entry_fields import blank_fields_html
 from scorecards.game_end import end_context
 from scorecards.game_state import game_now_of
 from scorecards.habits import entry_table_habits
@@ -43,6 +44,7 @@ from scorecards.selectors import (
 )
 from scorecards.services import seat_of
 from scorecards.sheet import (
+    SHEET_ROWS,
     RowMarks,
     rows_html,
     score_chart,
@@ -129,13 +131,17 @@ def sheet_context(
     *,
     hands: list[Hand] | None = None,
     score: GameScore | None = None,
+    page: bool = False,
     **entry: Any,
 ) -> dict[str, Any]:
+    """What the sheet's templates draw for this viewer. `page`: for the whole page, whose rows
+    are the last SHEET_ROWS only (an answer to a phone may add rows after an older one)."""
     game = access.game
     if hands is None:
         # One lean read whatever the game's length: every record for the engine, the last
-        # hands whole (scorecards.sheet_hands).
-        read = sheet_hands(game)
+        # hands whole (scorecards.sheet_hands); the page's only those it draws.
+        drawn = (game.hand_count - SHEET_ROWS + 1, game.hand_count) if page else None
+        read = sheet_hands(game, whole=drawn)
         hands = read.recent
         if score is None:
             score = game_score(game.rules_value, read.inputs, game.first_dealer)
@@ -226,18 +232,29 @@ def sheet_context(
         "table_link": link,
         # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
         "table_qr": table_qr(link) if link and not request.htmx else "",
-        "entry": entry_context(
-            game,
-            rules,
-            score,
-            names,
-            phone_seat=phone_seat(game, held=held_seat(request.session, game), user=request.user),
-            **entry,
+        "entry": _with_fields(
+            entry_context(
+                game,
+                rules,
+                score,
+                names,
+                phone_seat=phone_seat(
+                    game, held=held_seat(request.session, game), user=request.user
+                ),
+                **entry,
+            )
         ),
         "pot": _pot_context(game, score, names),
         # Once the game is finished: its summary, a rematch and the share link.
         "end": end_context(request, access, score, names, now=now, place=place),
     }
+
+
+def _with_fields(entry: dict[str, Any]) -> dict[str, Any]:
+    """The entry with its blank tap fields drawn (`fields_html`, see scorecards.entry_fields);
+    a form re-shown with values or errors has none and the template draws it."""
+    entry["fields_html"] = blank_fields_html(entry)
+    return entry
 
 
 def earlier_link(game: Game, first: int) -> dict[str, Any] | None:

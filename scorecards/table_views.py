@@ -79,7 +79,7 @@ def _named_error(game: Game, hand: HandInput, error: KaiserError) -> KaiserError
 @require_GET
 def game_sheet(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     access = game_for_member(request, game_id)
-    context = sheet_context(request, access)
+    context = sheet_context(request, access, page=True)
     template = TEMPLATE + "#sheet" if request.htmx else TEMPLATE
     return render(request, template, context)
 
