@@ -271,7 +271,7 @@ def test_preview_shows_points_totals_and_notices(as_bob, game) -> None:
     url = reverse("hand_preview", args=[game.pk])
     body = as_bob.post(url, hand_data()).content.decode()
     assert "Made" in body and "+11" in body and "-1" in body
-    assert 'id="err-bid" class="field-error" hx-swap-oob="true"></p>' in body
+    assert 'id="err-bid" class="field-error live" hx-swap-oob="true"></p>' in body
     set_body = as_bob.post(url, hand_data(tricks_bidder=3, five_hearts=1)).content.decode()
     assert "Set" in set_body and "-8" in set_body
 

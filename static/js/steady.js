@@ -60,6 +60,8 @@
     var old = e.detail.target, fresh = e.detail.fragment;
     if (fresh && fresh.nodeType === 11) { fresh = fresh.firstElementChild; }
     if (!old || !fresh || !old.classList || !old.classList.contains("field-error")) { return; }
+    /* A live preview's line took no room (kaiser.css): there is none to keep. */
+    if (old.classList.contains("live") && !old.classList.contains("kept")) { return; }
     /* On both: while htmx settles, the new line wears the old one's attributes for a moment. */
     if (old.getBoundingClientRect().height && fresh.classList) {
       old.classList.add("kept"); fresh.classList.add("kept");

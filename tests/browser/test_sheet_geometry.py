@@ -1,6 +1,7 @@
 """Nothing moves under the finger, and the table always knows where it is: measured in a real
 browser at 390x844 and 360x740. A refused hand puts its field on screen and focused (also when
-another phone saved meanwhile); an error line that clears does not move the rows below it; the
+another phone saved meanwhile); an error line that clears does not move the rows below it, nor
+does an error the live preview finds while the hand is tapped in (its words in the bar); the
 bar says the saved hand in the server's words and what an undo took back; every row says who
 dealt and who bid first; the game-over banner is on screen and "Abandon" goes with the end."""
 
@@ -12,7 +13,9 @@ import pytest
 from django.urls import reverse
 
 from scorecards.models import Game, Hand
-from tests.browser.test_sheet_phone import above_bar
+from tests.browser.axe import assert_accessible
+from tests.browser.conftest import screenshot
+from tests.browser.test_sheet_phone import above_bar, on_screen
 from tests.browser.test_table_sheet_browser import save_and_wait, signed_in, start_game, tap_hand
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -97,6 +100,9 @@ def test_an_error_clearing_does_not_move_the_rows_under_the_finger(
     tap_without_bid(page, bidder="Ann")
     page.click("#action-bar button.save")
     page.wait_for_selector("#err-bid:not(:empty)")
+    # The page brings the field at fault into view once the answer has settled, then focuses it:
+    # measured after that, not while it scrolls.
+    page.wait_for_function("() => Boolean(document.activeElement.closest('#f-bid'))")
     spades = page.locator("#f-three_spades label").nth(1)
     tricks = page.locator("#f-tricks label", has_text=re.compile(r"^5$"))
     before = (top(spades), top(tricks))
@@ -215,3 +221,78 @@ def test_larger_text_is_kept_by_the_phone_and_a_hand_still_fits_one_screen(
     page.reload()
     page.wait_for_selector("#hand-form")
     assert page.evaluate(size) == normal
+
+
+def boxes(page, selectors: list[str]) -> dict[str, tuple[float, float, float, float]]:
+    """Where each of `selectors` is (x, y, width, height, in CSS px): in the page for what
+    scrolls with it, on the screen for what is fixed there (the action bar's Save). A tap that
+    scrolls the page to reach its target moves neither."""
+    found = {}
+    for selector in selectors:
+        box = page.locator(selector).first.evaluate(
+            """(el) => {
+                const r = el.getBoundingClientRect();
+                const fixed = Boolean(el.closest("#action-bar"));
+                const dy = fixed ? 0 : window.scrollY, dx = fixed ? 0 : window.scrollX;
+                return [r.x + dx, r.y + dy, r.width, r.height];
+            }"""
+        )
+        assert box[2] and box[3], f"{selector} is not drawn"
+        found[selector] = tuple(box)
+    return found
+
+
+def moved(before: dict, after: dict) -> dict:
+    return {
+        key: (before[key], after[key])
+        for key in before
+        if any(abs(a - b) > 1 for a, b in zip(before[key], after[key], strict=True))
+    }
+
+
+# The tap rows under the five of hearts, and the Save button, while its error comes and goes.
+BELOW_HEARTS = [
+    "#f-three_spades label >> nth=0",
+    "#f-three_spades label >> nth=1",
+    "details.more >> nth=-1",
+    "#action-bar button.save",
+]
+
+
+@pytest.mark.parametrize("size", [None, SMALL], ids=["390x844", "360x740"])
+def test_an_error_from_the_live_preview_does_not_move_the_rows_under_the_finger(
+    page, live_server, club, players, alice, size
+) -> None:
+    if size:
+        page.set_viewport_size(size)
+    signed_in(page, live_server, alice)
+    start_game(page, live_server, club)
+    # Ann bids 8 and her side takes no trick: the five of hearts cannot be hers.
+    page.locator("#f-bidder label", has_text="Ann").click()
+    page.locator("#f-bid label", has_text=re.compile(r"^8$")).click()
+    page.locator("#f-tricks label", has_text=re.compile(r"^0$")).click()
+    page.wait_for_selector("#preview .hint")
+    before = boxes(page, BELOW_HEARTS)
+    page.locator("#f-five_hearts label").nth(0).click()
+    page.wait_for_selector("#err-five_hearts:not(:empty)")
+    # Its words in the bar's live preview, on screen; its field outlined in red where it is.
+    said = page.locator("#preview .live-refusal")
+    assert "who took no trick" in said.inner_text() and on_screen(said)
+    assert "who took no trick" in page.locator("#err-five_hearts").text_content()
+    outline = "(el) => getComputedStyle(el).outlineStyle"
+    assert page.locator("#f-five_hearts").evaluate(outline) == "solid"
+    assert page.locator("#f-three_spades").evaluate(outline) == "none"
+    shown = boxes(page, BELOW_HEARTS)
+    screenshot(page, f"live-error-{page.viewport_size['width']}")
+    assert_accessible(page, "a hand refused by the live preview")
+    assert not moved(before, shown), moved(before, shown)
+    # Her side took 4 tricks after all: the error clears, and nothing moves either.
+    page.locator("#f-tricks label", has_text=re.compile(r"^4$")).click()
+    page.wait_for_function("() => !document.getElementById('err-five_hearts').textContent.trim()")
+    assert page.locator("#preview .live-refusal").count() == 0
+    assert page.locator("#f-five_hearts").evaluate(outline) == "none"
+    cleared = boxes(page, BELOW_HEARTS)
+    assert not moved(before, cleared), moved(before, cleared)
+    # The tap lands where the finger aims: the three of spades goes to Cat & Dan.
+    page.locator("#f-three_spades label").nth(1).click()
+    assert page.locator("#f-three_spades input[value='1']").is_checked()
