@@ -294,17 +294,15 @@ def rows_answer(
     seat_changed: bool = False,
     seats: bool = False,
 ) -> HttpResponse:
-    """The rows after the phone's `seen` first ones, with the sheet's status, totals and
-    state swapped out of band, and the entry's head (or the whole entry when `whole_entry`
-    or the form closed: it shows no form then); the seat board too, drawn for this phone,
-    when `seats` (a poll: a claim or a release may be what changed) or `seat_changed`."""
+    """The rows after the phone's `seen` first ones, with the sheet's status, totals and state
+    out of band, and the entry's head (the whole entry when `whole_entry` or the form closed);
+    the seat board, for this phone, on a poll (`seats`) or a hand that claimed a seat."""
     rows = context["rows"]
     context["added_html"] = rows_html(context["game"].pk, rows[seen:], context["marks"])
     context["added_first"] = seen == 0 and bool(rows)
     context["entry_oob"] = whole_entry or not context["entry_open"]
     context["entry_parts"] = not context["entry_oob"]
     context["seat_claimed"] = seat_changed
-    # A saved hand's answer stays small: it redraws the board only when it claimed a seat.
     context["seat_oob"] = seats or seat_changed
     return render(request, TEMPLATE + "#added", context)
 
