@@ -103,3 +103,25 @@ def as_bob(bob) -> Client:
 @pytest.fixture
 def as_charlie(charlie) -> Client:
     return client_for(charlie)
+
+
+@pytest.fixture
+def confirming_game(club, players, standard_rules, alice):
+    """A game of a club whose hands need confirming, with its table link issued: the game the
+    seat and confirmation tests play at a table of phones."""
+    from scorecards.services import game_start, game_token_issue
+
+    Club.objects.filter(pk=club.pk).update(hands_need_confirmation=True)
+    club.refresh_from_db()
+    game = game_start(seats=players, rules=standard_rules, club=club, created_by=alice)
+    game_token_issue(game=game)
+    return game
+
+
+def table_phone(game) -> Client:
+    """A phone (a client with no account) that opened the game's table link."""
+    from django.urls import reverse
+
+    phone = Client()
+    assert phone.get(reverse("game_table_join", args=[game.table_token])).status_code in (200, 302)
+    return phone

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from leagues.clubs.models import Club, Membership
+from leagues.clubs.models import Membership
 from leagues.clubs.roles import Role
 from scorecards.models import Game, Hand, SeatClaim
 from scorecards.rules import HandInput
@@ -21,8 +21,6 @@ from scorecards.services import (
     HandRefused,
     NotAllowed,
     game_abandon,
-    game_start,
-    game_token_issue,
     hand_confirm,
     hand_record,
     seat_claim,
@@ -49,12 +47,8 @@ def _hand(**extra: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def game(club, players, standard_rules, alice) -> Game:
-    Club.objects.filter(pk=club.pk).update(hands_need_confirmation=True)
-    club.refresh_from_db()
-    game = game_start(seats=players, rules=standard_rules, club=club, created_by=alice)
-    game_token_issue(game=game)
-    return game
+def game(confirming_game) -> Game:
+    return confirming_game
 
 
 @pytest.fixture

@@ -13,9 +13,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from leagues.clubs.models import Club
 from scorecards.models import Game
-from scorecards.services import game_start, game_token_issue
+from tests.conftest import table_phone
 from tests.test_table_sheet import HTMX, poll_query, seen_of, submit
 
 pytestmark = pytest.mark.django_db
@@ -24,18 +23,8 @@ BOARD = re.compile(r'<(section|div)[^>]* id="seat-board".*?</\1>', re.S)
 
 
 @pytest.fixture
-def game(club, players, standard_rules, alice) -> Game:
-    Club.objects.filter(pk=club.pk).update(hands_need_confirmation=True)
-    club.refresh_from_db()
-    game = game_start(seats=players, rules=standard_rules, club=club, created_by=alice)
-    game_token_issue(game=game)
-    return game
-
-
-def _phone(game: Game) -> Client:
-    phone = Client()
-    assert phone.get(reverse("game_table_join", args=[game.table_token])).status_code in (200, 302)
-    return phone
+def game(confirming_game) -> Game:
+    return confirming_game
 
 
 def _poll_url(phone: Client, game: Game, page: str | None = None) -> str:
@@ -51,13 +40,13 @@ def _board(body: str) -> str:
 
 
 def test_the_sheet_keeps_an_empty_hidden_board_while_no_seat_is_claimed(game) -> None:
-    page = _phone(game).get(reverse("game_sheet", args=[game.pk])).content.decode()
+    page = table_phone(game).get(reverse("game_sheet", args=[game.pk])).content.decode()
     # A target for the polls' out-of-band board, with no empty heading or landmark.
     assert _board(page) == '<div id="seat-board" hidden></div>'
 
 
 def test_another_phones_claim_and_its_release_reach_the_board_at_the_next_poll(game) -> None:
-    cat, other = _phone(game), _phone(game)
+    cat, other = table_phone(game), table_phone(game)
     url = _poll_url(other, game)
     assert other.get(url, headers=HTMX).status_code == 204
 
@@ -85,7 +74,7 @@ def test_another_phones_claim_and_its_release_reach_the_board_at_the_next_poll(g
 
 
 def test_the_poll_after_a_claim_carries_the_claimers_own_board(game) -> None:
-    cat = _phone(game)
+    cat = table_phone(game)
     url = _poll_url(cat, game)
     assert cat.post(reverse("game_seat_claim", args=[game.pk]), {"seat": "1"}).status_code == 303
     board = _board(cat.get(url, headers=HTMX).content.decode())
@@ -93,7 +82,7 @@ def test_the_poll_after_a_claim_carries_the_claimers_own_board(game) -> None:
 
 
 def test_a_changed_poll_reads_the_board_in_one_query_more_at_most(game) -> None:
-    cat, other = _phone(game), _phone(game)
+    cat, other = table_phone(game), table_phone(game)
     url = _poll_url(other, game)
     submit(cat, game)  # a change with no claim: the board is read, and shows nothing
     with CaptureQueriesContext(connection) as before:
@@ -107,14 +96,14 @@ def test_a_changed_poll_reads_the_board_in_one_query_more_at_most(game) -> None:
 
 
 def test_a_saved_hands_answer_carries_the_board_only_when_it_claimed_a_seat(game) -> None:
-    plain = _phone(game)
+    plain = table_phone(game)
     sheet = plain.get(reverse("game_sheet", args=[game.pk]), headers=HTMX).content.decode()
     body = submit(plain, game, headers=HTMX, number=1, **seen_of(sheet)).content.decode()
     # The small answer (the new row out of band), under 3 KB: no board.
     assert 'id="hand-1"' in body and 'id="sheet"' not in body
     assert 'id="seat-board"' not in body
 
-    claiming = _phone(game)
+    claiming = table_phone(game)
     sheet = claiming.get(reverse("game_sheet", args=[game.pk]), headers=HTMX).content.decode()
     answer = submit(claiming, game, headers=HTMX, number=2, entered_as=2, **seen_of(sheet))
     # (A phone that now holds a seat sees other ✓ marks: the whole sheet, its board with it.)

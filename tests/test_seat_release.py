@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from leagues.clubs.models import Club, Membership
+from leagues.clubs.models import Membership
 from leagues.clubs.roles import Role
 from leagues.clubs.services import membership_remove
 from scorecards.models import Game, Hand, SeatClaim, SeatRelease
@@ -22,13 +22,11 @@ from scorecards.services import (
     NotAllowed,
     SeatRefused,
     game_abandon,
-    game_start,
-    game_token_issue,
     hand_record,
     seat_claim,
     seat_release,
 )
-from tests.conftest import PASSWORD, client_for
+from tests.conftest import PASSWORD, client_for, table_phone
 
 pytestmark = pytest.mark.django_db
 
@@ -37,24 +35,14 @@ MADE = HandInput(bidder=0, bid=7, tricks=(7, 1), five_hearts=0, three_spades=0)
 
 
 @pytest.fixture
-def game(club, players, standard_rules, alice) -> Game:
-    Club.objects.filter(pk=club.pk).update(hands_need_confirmation=True)
-    club.refresh_from_db()
-    game = game_start(seats=players, rules=standard_rules, club=club, created_by=alice)
-    game_token_issue(game=game)
-    return game
+def game(confirming_game) -> Game:
+    return confirming_game
 
 
 def _member(club, name: str, role: str):
     user = get_user_model().objects.create_user(name, password=PASSWORD)
     Membership.objects.create(club=club, user=user, role=role)
     return user
-
-
-def _phone(game: Game) -> Client:
-    phone = Client()
-    assert phone.get(reverse("game_table_join", args=[game.table_token])).status_code in (200, 302)
-    return phone
 
 
 def _claim(phone: Client, game: Game, seat: int) -> None:
@@ -71,7 +59,7 @@ def _seats(game: Game) -> dict[int, str]:
 
 
 def test_the_claim_form_preselects_no_seat_and_an_empty_choice_claims_nothing(game):
-    phone = _phone(game)
+    phone = table_phone(game)
     page = phone.get(reverse("game_sheet", args=[game.pk])).content.decode()
     form = page[page.index('id="seat-claim"') :]
     form = form[: form.index("</form>")]
@@ -85,14 +73,14 @@ def test_the_claim_form_preselects_no_seat_and_an_empty_choice_claims_nothing(ga
 
 
 def test_a_phone_gives_its_seat_back_and_a_replacement_phone_takes_it(game):
-    first = _phone(game)
+    first = table_phone(game)
     _claim(first, game, 1)
     page = first.get(reverse("game_sheet", args=[game.pk])).content.decode()
     # The sheet says which seat this phone holds and since when, and offers to give it back.
     assert 'id="seat-board"' in page and "Cat: claimed by a phone since" in page
     assert "Give my seat back" in page
     # Another phone that tries Cat's seat is told who may help.
-    replacement = _phone(game)
+    replacement = table_phone(game)
     taken = replacement.post(reverse("game_seat_claim", args=[game.pk]), {"seat": "1"})
     assert taken.status_code == 409 and "ask a scorer to release it" in taken.content.decode()
 
@@ -133,7 +121,7 @@ def test_a_phone_gives_its_seat_back_and_a_replacement_phone_takes_it(game):
     ],
 )
 def test_who_releases_another_phones_claim(game, club, alice, bob, charlie, who, released):
-    holder = _phone(game)
+    holder = table_phone(game)
     _claim(holder, game, 2)
     if who == "owner":
         client = client_for(alice)
@@ -149,7 +137,7 @@ def test_who_releases_another_phones_claim(game, club, alice, bob, charlie, who,
         client.get(reverse("game_table_join", args=[game.table_token]))
         membership_remove(membership=Membership.objects.get(user=dora), by=alice)
     else:
-        client = _phone(game)
+        client = table_phone(game)
         _claim(client, game, 3)
     page = client.get(reverse("game_sheet", args=[game.pk]))
     answer = _release(client, game, 2)
@@ -177,7 +165,7 @@ def test_a_member_gives_back_the_seat_their_account_claimed(game, bob):
 
 @pytest.mark.parametrize("end", ["finished", "abandoned"])
 def test_nothing_is_released_once_the_game_is_over(game, alice, end):
-    holder = _phone(game)
+    holder = table_phone(game)
     _claim(holder, game, 1)
     if end == "abandoned":
         game_abandon(game=game, by=alice, reason="rain")
@@ -205,7 +193,7 @@ def test_the_service_refuses_a_seat_nobody_holds_and_a_phone_that_is_not_its_hol
 
 
 def test_a_seat_released_by_a_scorer_is_forgotten_by_the_phone_that_held_it(game, alice):
-    impostor = _phone(game)
+    impostor = table_phone(game)
     _claim(impostor, game, 1)
     assert _release(client_for(alice), game, 1).json()["status"] == "released"
     # The impostor's next hand is signed by no seat (its session's claim was checked).
@@ -229,7 +217,7 @@ def test_a_seat_released_by_a_scorer_is_forgotten_by_the_phone_that_held_it(game
 
 
 def test_the_history_shows_the_claim_behind_a_confirmation(game, as_alice):
-    phone = _phone(game)
+    phone = table_phone(game)
     _claim(phone, game, 1)
     hand_record(game=game, hand=MADE, entered_seat=0)
     assert phone.post(reverse("hand_confirm", args=[game.pk, 1]), headers=JSON).status_code == 200

@@ -6,9 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from leagues.clubs.models import Club
 from scorecards.models import SeatClaim, SeatRelease
-from scorecards.services import game_start, game_token_issue
 from tests.browser.axe import assert_accessible
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_table_sheet_browser import signed_in
@@ -17,12 +15,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def game(club, players, standard_rules, alice):
-    Club.objects.filter(pk=club.pk).update(hands_need_confirmation=True)
-    club.refresh_from_db()
-    game = game_start(seats=players, rules=standard_rules, club=club, created_by=alice)
-    game_token_issue(game=game)
-    return game
+def game(confirming_game):
+    return confirming_game
 
 
 def _phone(browser, live_server, game):
