@@ -1,7 +1,8 @@
 """A season's standings updated by the games that changed alone (`leagues.standings.delta`)
 equal a rebuild from nothing after any sequence of finishes, corrections, undos,
 confirmations, abandons, deletions and player deletions; a change the update cannot read
-falls back to the rebuild; the games of one round end are applied in one update; and an
+falls back to the rebuild; the games of one round end are applied in one update, and updates
+queued one by one merge into the first to run; and an
 update lost to a crash is repaired by the reconciliation job."""
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import datetime
 from collections import Counter
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -158,6 +160,39 @@ def test_the_games_of_one_round_end_are_applied_in_one_update(
     assert paths["full"] == before["full"]
     assert StandingsSnapshot.objects.get(season=season).games == 4
     assert stored(season) == from_nothing(season)
+
+
+def test_updates_queued_one_by_one_merge_into_the_first_to_run(
+    club, players, django_capture_on_commit_callbacks, paths
+):
+    """A worker's queue: three tables finish in three transactions and their updates run
+    afterwards, one by one. The first applies the three games; the other two find their game
+    counted and write no standings row."""
+    season = Season.objects.create(club=club, name="S", starts_on=datetime.date(2026, 9, 1))
+    ann, cat, bob, dan = players
+    with django_capture_on_commit_callbacks(execute=True):
+        play(club, season, [ann, cat, bob, dan], GAME_1)
+    games = []
+    for seats in ([ann, cat, bob, dan], [dan, bob, cat, ann], [cat, ann, dan, bob]):
+        with django_capture_on_commit_callbacks(execute=False):  # queued, not yet run
+            games.append(play(club, season, seats, GAME_1))
+    first, *later = games
+    rebuild.standings_rebuild(season_id=season.pk, game_ids=[first.pk])
+    assert StandingsSnapshot.objects.get(season=season).games == 4
+    assert stored(season) == from_nothing(season)
+    rows = stored(season)
+    for game in later:
+        with CaptureQueriesContext(connection) as queries:
+            rebuild.standings_rebuild(season_id=season.pk, game_ids=[game.pk])
+        written = [
+            q["sql"]
+            for q in queries.captured_queries
+            if q["sql"].startswith(("UPDATE", "INSERT", "DELETE"))
+            and ("playerstanding" in q["sql"] or "partnershipstanding" in q["sql"])
+        ]
+        assert written == []
+        assert stored(season) == rows
+    assert paths["full"] == 1 and paths["delta"] == 3
 
 
 def test_an_update_lost_in_a_crash_is_repaired_by_the_reconciliation(

@@ -13,6 +13,11 @@ which is also the proof: tests/test_standings_rebuild_property.py holds the two 
 Streaks are read again for the players concerned, from their latest games backwards until the
 run ends (a few rows); the nights figures are counted again only when a changed game is a
 night's table.
+
+Updates queued one by one merge: an update also applies the season's other games changed since
+its rows were last whole (a round's tables, each queued by its own last hand), and a game whose
+stored summary is already its summary now is skipped, so the later updates of that round find
+nothing left to write.
 """
 
 from __future__ import annotations
@@ -51,6 +56,9 @@ _SUMS = (*COUNTERS, "points_for", "points_against")
 _PAIR_SUMS = tuple(name for name in _SUMS if name not in PLAYER_ONLY)
 # Rows read per step when walking a streak back: most runs end within a few games.
 _STREAK_STEP = 32
+# Games applied in one update at most: a round's tables (up to 30 of a 120-player night) and
+# more; past it the queued updates run one by one, or the season is rebuilt.
+_MERGE_MOST = 100
 
 
 def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapshot | None:
@@ -71,6 +79,10 @@ def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapsh
         snapshot = StandingsSnapshot.objects.select_for_update().get(season=season)
         if RebuildFailure.objects.filter(kind=RebuildKind.STANDINGS, season=season).exists():
             return None
+        # The season's other games changed since its rows were last whole are applied too:
+        # the updates queued by a round's tables merge into the first to run, and the later
+        # ones find their game already counted.
+        ids = sorted({*ids, *_waiting_games(season, snapshot.computed_at)})
         left_out: list[LeftOut] = []
         now, fresh = summaries_now(season, ids, left_out)
         if left_out:
@@ -78,8 +90,11 @@ def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapsh
         stored = summaries_stored(ids)
         if not all(summary_readable(summary) for summary in stored.values()):
             return None
-        old = {pk: s for pk, s in stored.items() if summary_counts(s)}
-        new = {pk: s for pk, s in now.items() if summary_counts(s)}
+        # A game whose stored summary is its summary now (the same version: nothing of it
+        # changed since) is already what the rows count: nothing to take off or add.
+        counted = {pk for pk, summary in now.items() if stored.get(pk) == summary}
+        old = {pk: s for pk, s in stored.items() if summary_counts(s) and pk not in counted}
+        new = {pk: s for pk, s in now.items() if summary_counts(s) and pk not in counted}
         seated = {p for s in (*old.values(), *new.values()) for p in s["players"] if p}
         live = set(Player.objects.filter(pk__in=seated).values_list("pk", flat=True))
         players: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(_SUMS, 0))
@@ -289,6 +304,15 @@ def _nights_count_again(season: Season) -> None:
             row.nights, row.night_wins = want["nights"], want["night_wins"]
             changed.append(row)
     PlayerStanding.objects.bulk_update(changed, list(NIGHT_FIGURES))
+
+
+def _waiting_games(season: Season, since: Any) -> list[int]:
+    """The games of the season changed since `since` in a way its standings see, when they are
+    few enough to apply in one update (none past _MERGE_MOST: those wait for their own)."""
+    matters = Q(status=GameStatus.FINISHED) | Q(standings_summary__isnull=False)
+    changed = games_where(season=season).filter(updated_at__gte=since).filter(matters)
+    ids = list(changed.values_list("pk", flat=True)[: _MERGE_MOST + 1])
+    return ids if len(ids) <= _MERGE_MOST else []
 
 
 def _changed_since(season: Season, since: Any, handled: list[int]) -> bool:
