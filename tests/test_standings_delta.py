@@ -2,8 +2,8 @@
 equal a rebuild from nothing after any sequence of finishes, corrections, undos,
 confirmations, abandons, deletions and player deletions; a change the update cannot read
 falls back to the rebuild; the games of one round end are applied in one update, and updates
-queued one by one merge into the first to run; and an
-update lost to a crash is repaired by the reconciliation job."""
+queued one by one merge into the first to run; and an update lost to a crash is repaired by
+the reconciliation job."""
 
 from __future__ import annotations
 
