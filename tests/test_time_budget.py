@@ -74,7 +74,7 @@ def test_the_history_page_over_its_budget_answers_503(
     club, players, standard_rules, alice, monkeypatch
 ) -> None:
     game = game_start(seats=players, rules=standard_rules, club=club, created_by=alice)
-    monkeypatch.setattr("scorecards.history_views.sheet_hands", _fail(OperationalError(TIMED_OUT)))
+    monkeypatch.setattr("scorecards.hands_page.sheet_hands", _fail(OperationalError(TIMED_OUT)))
     browser = Client(raise_request_exception=False)
     browser.force_login(alice)
     answer = browser.get(

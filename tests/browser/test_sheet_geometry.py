@@ -40,6 +40,18 @@ def tap_without_bid(page, *, bidder: str) -> None:
     page.locator("#f-three_spades label").nth(0).click()
 
 
+def settled(page) -> None:
+    """Wait until the page has stopped scrolling (two reads 150 ms apart agree)."""
+    last = None
+    for _ in range(40):
+        now = page.evaluate("scrollY")
+        if now == last:
+            return
+        last = now
+        page.wait_for_timeout(150)
+    raise AssertionError("the page never stopped scrolling")
+
+
 def refused_on_screen(page) -> dict:
     """The bid's error line is on screen, above the action bar, and the bid field has focus."""
     error = page.locator("#err-bid")
@@ -78,6 +90,10 @@ def test_a_two_phone_refusal_keeps_the_error_on_screen_and_focused(
     far = other.evaluate("scrollY")
     other.click("#action-bar button.save")
     other.wait_for_selector("#err-bid:not(:empty)")
+    # Measured once the page has brought the field at fault into view and focused it (on a
+    # loaded machine the scroll is still under way when the error shows).
+    other.wait_for_function("() => Boolean(document.activeElement.closest('#f-bid'))")
+    settled(other)
     first = refused_on_screen(other)
     # Still there after the page has settled and a poll has come and gone.
     other.wait_for_timeout(300)
