@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections import Counter
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from django.http import QueryDict
 from django.middleware.csrf import get_token
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from kaiser_league.http import HtmxHttpRequest
@@ -66,6 +68,13 @@ from scorecards.table_phone import (
 )
 
 TEMPLATE = "scorecards/game_sheet.html"
+
+
+@functools.lru_cache(maxsize=256)
+def rules_words(rules: Rules, language: str) -> str:
+    """The rules in words (`rules_describe`) in `language`, the active one: drawn once per
+    process for each rules and language (a pure function of them and the catalogue)."""
+    return rules_describe(rules)
 
 
 def entry_context(
@@ -192,7 +201,7 @@ def sheet_context(
         "access": access,
         "game": game,
         "score": score,
-        "rules_words": rules_describe(rules),
+        "rules_words": rules_words(rules, get_language()),
         "names": names,
         "sides": sides,
         "rows": rows,

@@ -1,6 +1,7 @@
 """The blank tap fields drawn once per process (scorecards.entry_fields) are exactly what the
 template draws live, for every preset and language; a form with values, errors or a value of
-unknown kind is drawn live; the key never skips an item the fields read."""
+unknown kind is drawn live; the key never skips an item the fields read. The rules in words,
+kept per rules and language, are the engine's words in that language."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from scorecards import entry_fields
 from scorecards.entry_fields import FIELDS_TEMPLATE, NOT_READ, blank_fields_html
 from scorecards.models import Game
 from scorecards.rules import PRESETS, game_score, rules_build
+from scorecards.rules.catalogue import rules_describe
 from scorecards.services import game_start
-from scorecards.sheet_context import entry_context
+from scorecards.sheet_context import entry_context, rules_words
 from tests.conftest import client_for
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
@@ -115,3 +117,13 @@ def test_the_sheet_page_shows_the_kept_fields(club, players, standard_rules, ali
     # The next page (a new idempotency key, the same form) draws nothing new.
     client.get(f"/games/{game.pk}/")
     assert len(entry_fields._drawn) == 1
+
+
+def test_the_rules_in_words_are_kept_per_language() -> None:
+    rules = rules_build({"preset": "standard", "min_bid": 6, "cover_three": True})
+    words = {}
+    for language in ("en", "fr", "en"):
+        with translation.override(language):
+            words[language] = rules_words(rules, translation.get_language())
+            assert words[language] == rules_describe(rules)
+    assert words["en"] != words["fr"]
