@@ -60,7 +60,9 @@ def update_one_more(club, season, key: str, services, sequence_pool) -> float:
         services.ratings_rebuild(club_id=club.pk, game_id=game.pk)
         seconds.append(time.perf_counter() - started)
         cpu.append(time.thread_time() - started_cpu)
-        assert StandingsSnapshot.objects.get(season=season).games == before + 1
+        # At least this game: an update also applies the season's games left waiting (a game
+        # an earlier step finished with only its ratings updated).
+        assert StandingsSnapshot.objects.get(season=season).games >= before + 1
         assert RatingPoint.objects.filter(game=game).exists()
     took, spent = median(seconds), median(cpu)
     print(
