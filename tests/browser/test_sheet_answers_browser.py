@@ -34,6 +34,9 @@ def tap_and_save(page, number: int) -> None:
     page.click("#action-bar button.save")
     page.wait_for_selector(f"#hand-{number}")
     page.wait_for_selector(f"#hand-form input[name=number][value='{number + 1}']", state="attached")
+    # The page blanks the taps and turns the auction's seats once the answer has settled, in one
+    # step after the swap: read the form after it (on a loaded machine it came later).
+    page.wait_for_function("() => !document.querySelector('#hand-form input[name=bidder]:checked')")
 
 
 def mark_rows(page) -> None:
