@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import os
 import random
 import sys
@@ -70,7 +71,7 @@ RETRY_DELAYS = (0.2, 0.4, 0.8, 1.5, 2.5, 4.0)  # about 9 s in all: a web process
 
 
 def _submit(phone: HttpSession, game_id: int, fields: dict[str, str]) -> tuple[int, float, int]:
-    """POST one hand; on a dropped or refused connection, or a 502/503 from a proxy, resend it
+    """POST one hand; on a dropped, refused or cut connection, or a 502/503 from a proxy, resend it
     with the same idempotency key after a pause (as the phone's outbox does), up to
     len(RETRY_DELAYS) times. Returns (status or 0, seconds of the last try, retries)."""
     status = 0
@@ -80,7 +81,9 @@ def _submit(phone: HttpSession, game_id: int, fields: dict[str, str]) -> tuple[i
             status, _, _ = phone.post_form(
                 f"/games/{game_id}/hands/", fields, {"Accept": "application/json"}
             )
-        except OSError:
+        except (OSError, http.client.HTTPException):
+            # Refused, dropped, or cut mid-answer (a web process killed after its commit): the
+            # phone cannot tell whether the hand was stored, so it sends it again.
             phone.close()
             status = 0
         if status not in (0, 502, 503) or delay is None:
