@@ -154,6 +154,8 @@ def test_save_says_the_hand_and_undo_says_what_it_took_back(
     tap_hand(page, bidder="Cat", bid=8, tricks=3, hearts=0, spades=1)
     page.wait_for_selector("#preview .preview-head.set")
     save_and_wait(page, 2)
+    # The bar says it once the answer has settled (after the row is in).
+    page.wait_for_function("() => document.getElementById('bar-msg').innerText.includes('Hand 2')")
     assert "Hand 2: Cat & Dan 8 set" in page.inner_text("#bar-msg")
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("form.undo button")
