@@ -137,13 +137,19 @@ def test_a_game_finished_corrected_or_undone_updates_by_that_game_alone(
     assert (ann_row.games, ann_row.wins, ann_row.streak) == (1, 0, -1)
 
 
+def _season_of_one_game(club, players, capture) -> Season:
+    """A season whose standings count one finished game (GAME_1)."""
+    season = Season.objects.create(club=club, name="S", starts_on=datetime.date(2026, 9, 1))
+    with capture(execute=True):
+        play(club, season, list(players), GAME_1)
+    return season
+
+
 def test_the_games_of_one_round_end_are_applied_in_one_update(
     club, players, django_capture_on_commit_callbacks, paths
 ):
-    season = Season.objects.create(club=club, name="S", starts_on=datetime.date(2026, 9, 1))
+    season = _season_of_one_game(club, players, django_capture_on_commit_callbacks)
     ann, cat, bob, dan = players
-    with django_capture_on_commit_callbacks(execute=True):
-        play(club, season, [ann, cat, bob, dan], GAME_1)
     games = []
     for seats in ([ann, cat, bob, dan], [dan, bob, cat, ann], [cat, ann, dan, bob]):
         game = game_start(seats=seats, rules=GAME_RULES, club=club, season=season, table_label="T")
@@ -168,10 +174,8 @@ def test_updates_queued_one_by_one_merge_into_the_first_to_run(
     """A worker's queue: three tables finish in three transactions and their updates run
     afterwards, one by one. The first applies the three games; the other two find their game
     counted and write no standings row."""
-    season = Season.objects.create(club=club, name="S", starts_on=datetime.date(2026, 9, 1))
+    season = _season_of_one_game(club, players, django_capture_on_commit_callbacks)
     ann, cat, bob, dan = players
-    with django_capture_on_commit_callbacks(execute=True):
-        play(club, season, [ann, cat, bob, dan], GAME_1)
     games = []
     for seats in ([ann, cat, bob, dan], [dan, bob, cat, ann], [cat, ann, dan, bob]):
         with django_capture_on_commit_callbacks(execute=False):  # queued, not yet run

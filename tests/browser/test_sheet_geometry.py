@@ -40,6 +40,14 @@ def tap_without_bid(page, *, bidder: str) -> None:
     page.locator("#f-three_spades label").nth(0).click()
 
 
+def sheet_at(page, live_server, club, alice, size) -> None:
+    """Alice's new game's sheet, at `size` (None: the phone's default)."""
+    if size:
+        page.set_viewport_size(size)
+    signed_in(page, live_server, alice)
+    start_game(page, live_server, club)
+
+
 def settled(page) -> None:
     """Wait until the page has stopped scrolling (two reads 150 ms apart agree)."""
     last = None
@@ -109,10 +117,7 @@ def test_a_two_phone_refusal_keeps_the_error_on_screen_and_focused(
 def test_an_error_clearing_does_not_move_the_rows_under_the_finger(
     page, live_server, club, players, alice, size
 ) -> None:
-    if size:
-        page.set_viewport_size(size)
-    signed_in(page, live_server, alice)
-    start_game(page, live_server, club)
+    sheet_at(page, live_server, club, alice, size)
     tap_without_bid(page, bidder="Ann")
     page.click("#action-bar button.save")
     page.wait_for_selector("#err-bid:not(:empty)")
@@ -281,10 +286,7 @@ BELOW_HEARTS = [
 def test_an_error_from_the_live_preview_does_not_move_the_rows_under_the_finger(
     page, live_server, club, players, alice, size
 ) -> None:
-    if size:
-        page.set_viewport_size(size)
-    signed_in(page, live_server, alice)
-    start_game(page, live_server, club)
+    sheet_at(page, live_server, club, alice, size)
     # Ann bids 8 and her side takes no trick: the five of hearts cannot be hers.
     page.locator("#f-bidder label", has_text="Ann").click()
     page.locator("#f-bid label", has_text=re.compile(r"^8$")).click()
