@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scorecards.hooks import place_annotations, uncounted_games
-from scorecards.rules import BID_KINDS, HandInput, Rules, rules_build
+from scorecards.rules import BID_KINDS, HandInput, Rules
+from scorecards.rules_kept import rules_of
 
 MAX_SEATS = 6
 POT_MAX = 100_000  # cents a set bid may put in the pot (scorecards.habits.POT_MAX)
@@ -164,7 +165,7 @@ class Game(models.Model):
 
     @property
     def rules_value(self) -> Rules:
-        return rules_build(self.rules)
+        return rules_of(self.rules)
 
     @property
     def is_finished(self) -> bool:
