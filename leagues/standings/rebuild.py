@@ -155,6 +155,7 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
             (*fields, *PLAYER_ONLY, *NIGHT_FIGURES),
             players,
             lambda k, figures: PlayerStanding(season=season, player_id=k, **figures),
+            fixed={"season_id": season.pk},
         )
         rows_replace(
             PartnershipStanding.objects.filter(season=season),
@@ -164,6 +165,7 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
             lambda k, figures: PartnershipStanding(
                 season=season, first_id=k[0], second_id=k[1], **figures
             ),
+            fixed={"season_id": season.pk},
         )
         # The summaries go with the rows they make (`summaries_of_season_keep`).
         summaries_store(fresh)

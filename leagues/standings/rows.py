@@ -7,7 +7,7 @@ import datetime
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.db import models
+from django.db import connection, models
 
 from leagues.standings.models import (
     RatingSnapshot,
@@ -21,11 +21,17 @@ def rows_replace(
     fields: Iterable[str],
     wanted: dict[Any, dict],
     build: Callable[[Any, dict], models.Model],
+    *,
+    fixed: dict[str, Any] | None = None,
 ) -> bool:
     """Make the rows of `queryset` exactly `wanted` ({key: figures}), where a row's key is the
     value of its `key` field (or the tuple of them, for several); write nothing when they
     already are. Returns True if anything was written. Rows are read as values, not model
-    instances: a club's rating history holds a row per player and game."""
+    instances: a club's rating history holds a row per player and game.
+
+    `build(key, figures)` makes a new row; or, when `fixed` is given ({field: value}, what
+    every row of `queryset` shares), a new row is `fixed`, its key fields and its figures, and
+    numbers alone (`_rows_insert`)."""
     fields = tuple(fields)
     width = len(key)
     existing: dict[Any, int] = {}
@@ -47,9 +53,69 @@ def rows_replace(
         model.objects.filter(pk__in=stale).delete()
     if changed:
         model.objects.bulk_update(changed, fields, batch_size=500)
-    new = [build(k, figures) for k, figures in wanted.items() if k not in existing]
+    fresh = [k for k in wanted if k not in existing]
+    if fixed is not None and fresh and _rows_insert(model, fixed, key, fields, fresh, wanted):
+        return True
+    new = [build(k, wanted[k]) for k in fresh]
     if new:
         model.objects.bulk_create(new, batch_size=500)
+    return True
+
+
+# Columns whose values go to SQLite as Python gives them: no conversion to make.
+_PLAIN_TYPES = frozenset(
+    (
+        "IntegerField",
+        "BigIntegerField",
+        "SmallIntegerField",
+        "PositiveIntegerField",
+        "PositiveBigIntegerField",
+        "PositiveSmallIntegerField",
+        "FloatField",
+        "ForeignKey",
+    )
+)
+
+
+def _rows_insert(
+    model: type[models.Model],
+    fixed: dict[str, Any],
+    key: tuple[str, ...],
+    fields: tuple[str, ...],
+    keys: list[Any],
+    wanted: dict[Any, dict],
+) -> bool:
+    """Insert the rows `keys` of `wanted` (`fixed`, the key, the figures `fields`: numbers and
+    ids) as one prepared statement run over plain tuples, on SQLite: a season rebuilt from
+    nothing writes thousands of rows (a row per partnership), and building a model and the
+    ORM's statement for each cost more than computing them. Returns False, having written
+    nothing, where it does not apply (another database, a field of another kind, a column left
+    to its default, a row with other figures than `fields`): `bulk_create` writes them then."""
+    if connection.vendor != "sqlite":
+        return False
+    meta = model._meta
+    settable = {field.attname: field for field in meta.concrete_fields if not field.primary_key}
+    names = (*fixed, *key, *fields)
+    if set(names) != settable.keys() or len(names) != len(settable):
+        return False  # a column named otherwise, or left to its default: the ORM knows it
+    columns = [settable[name] for name in names]
+    if any(field.get_internal_type() not in _PLAIN_TYPES for field in columns):
+        return False
+    shared, figure_names = tuple(fixed.values()), set(fields)
+    rows = []
+    for k in keys:
+        figures = wanted[k]
+        if figures.keys() != figure_names:
+            return False
+        rows.append((*shared, *((k,) if len(key) == 1 else k), *map(figures.__getitem__, fields)))
+    quote = connection.ops.quote_name
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} "
+        f"({', '.join(quote(field.column) for field in columns)}) "
+        f"VALUES ({', '.join(['%s'] * len(columns))})"
+    )
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
     return True
 
 
