@@ -152,6 +152,15 @@ FIGURES: tuple[Figure, ...] = (
         baseline="http.sqlite.single.floor_get.p50",
     ),
     Figure(
+        "projector, 40 players (standings panel, a round played), p50, beside the floor GET",
+        "http",
+        "http.sqlite.single.projector_standings.ratio_floor_p50",
+        "at_most",
+        2,
+        "x floor GET",
+        baseline="http.sqlite.single.floor_get.p50",
+    ),
+    Figure(
         "burst of 40 simultaneous submits, p95, SQLite",
         "submit",
         "submit.sqlite.burst40.hand.p95",

@@ -12,12 +12,14 @@ noisy moment hits every figure alike:
 - the game sheet `/games/<id>/` of a long game (66 hands by default, --sheet-hands), signed in,
 - the club page `/clubs/<slug>/`, signed in,
 - the season standings page, signed in,
+- the hall's projector of a tournament night of 40 players (a club of its own): the first round
+  played, the second drawn and under way; its seating panel and its standings panel, signed in,
 - a static file through WhiteNoise,
 
 each alone (one client) and with concurrent clients (threads, each with its own keep-alive
 connection), and prints median, p95, requests per second and the ratio to the baseline (and, for
-the sheet, club and standings pages, `ratio_floor_p50`: to the floor GET), plus the page weights
-(bytes, and gzipped as sent). Bounded: a fixed request count and a time limit. With no
+the sheet, club, standings and projector pages, `ratio_floor_p50`: to the floor GET), plus the
+page weights (bytes, and gzipped as sent). Bounded: a fixed request count and a time limit. With no
 --database-url, SQLite then (when BENCH_DATABASE_URL is set) PostgreSQL, each in its own
 process; figures are named `http.<vendor>.…`.
 """
@@ -52,6 +54,14 @@ from bench.harness import (
 )
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
+# The pages whose p50 is also given beside the floor GET's.
+FLOOR_COMPARED = {
+    "game_sheet",
+    "club_page",
+    "standings_page",
+    "projector_seating",
+    "projector_standings",
+}
 
 
 def setup_data(env: dict[str, str], sheet_hands: int = 66) -> dict[str, Any]:
@@ -104,6 +114,7 @@ def setup_data(env: dict[str, str], sheet_hands: int = 66) -> dict[str, Any]:
 
     standings_rebuild(season_id=season.pk)
     ratings_rebuild(club_id=club.pk)
+    night_club, projector = projector_night(user, tag, players=40)
     client = Client()
     client.force_login(user)
     from django.conf import settings
@@ -111,6 +122,8 @@ def setup_data(env: dict[str, str], sheet_hands: int = 66) -> dict[str, Any]:
 
     return {
         "club": club,
+        "night_club": night_club,
+        "projector_path": projector,
         "user": user,
         "sheet_path": sheet.get_absolute_url(),
         "sheet_hands": sheet.hand_count,
@@ -122,11 +135,46 @@ def setup_data(env: dict[str, str], sheet_hands: int = 66) -> dict[str, Any]:
     }
 
 
+def projector_night(user, tag: str, players: int = 40, hands: int = 8) -> tuple[Any, str]:
+    """A club of its own (so that the other pages' figures keep their size) with `user` as its
+    owner and a tournament night of `players`: the first round played (`hands` hands a table),
+    the second drawn with three hands entered at each table, so that the projector shows both
+    its panels. Returns (club, the projector's path)."""
+    from django.urls import reverse
+
+    from leagues.clubs.models import Club, Membership
+    from leagues.clubs.roles import Role
+    from leagues.demo import demo_game_play
+    from leagues.tournaments.services import entry_register, round_draw, tournament_create
+
+    club = Club.objects.create(name=f"Bench night {tag}", slug=f"bench-night-{tag}")
+    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    night = tournament_create(
+        club=club,
+        name="Bench night",
+        date=datetime.date(2026, 11, 20),
+        rounds=3,
+        hands_per_round=hands,
+        extra_hand_on_tie=False,
+    )
+    for i in range(players):
+        entry_register(tournament=night, player=f"Player {i + 1:02d}", checked_in=True)
+    rng = random.Random(40)
+    for played in (hands, 3):
+        for table in round_draw(tournament=night).tables:
+            demo_game_play(table.game, rng, max_hands=played)
+    return club, reverse("tournament_projector", args=[night.pk])
+
+
 def teardown_data(data: dict[str, Any]) -> None:
+    from leagues.tournaments.models import Tournament
     from scorecards.models import Game
 
-    Game.objects.filter(club=data["club"]).delete()
-    data["club"].delete()
+    for club in (data["club"], data["night_club"]):
+        # A night's tables hold its games (PROTECT): the nights go first, then the games.
+        Tournament.objects.filter(club=club).delete()
+        Game.objects.filter(club=club).delete()
+        club.delete()
     data["user"].delete()
 
 
@@ -186,6 +234,8 @@ def measure(base: str, data: dict[str, Any], args: argparse.Namespace) -> None:
         "game_sheet": data["sheet_path"],
         "club_page": data["club_path"],
         "standings_page": data["standings_path"],
+        "projector_seating": data["projector_path"] + "?show=seating",
+        "projector_standings": data["projector_path"] + "?show=standings",
         "static_css": data["static_path"],
     }
     # Page weights, as a phone would receive them.
@@ -194,6 +244,9 @@ def measure(base: str, data: dict[str, Any], args: argparse.Namespace) -> None:
         status, _, body = probe.get(path)
         if status != 200:
             raise SystemExit(f"{path}: HTTP {status}")
+        panel = name.removeprefix("projector_")
+        if panel != name and f"projector show-{panel}".encode() not in body:
+            raise SystemExit(f"{path}: the projector did not show its {panel} panel")
         _, headers, zipped = probe.get(path, {"Accept-Encoding": "gzip"})
         result(f"http.{vendor}.{name}.bytes", len(body), "bytes")
         if headers.get("Content-Encoding") == "gzip":
@@ -235,7 +288,7 @@ def measure(base: str, data: dict[str, Any], args: argparse.Namespace) -> None:
             result(f"{key}.rps", len(timing.seconds) / elapsed[name], "req/s")
             if name != "baseline_healthz":
                 result(f"{key}.ratio_p50", p50 / base_p50, "x baseline")
-            if name in {"game_sheet", "club_page", "standings_page"}:
+            if name in FLOOR_COMPARED:
                 result(f"{key}.ratio_floor_p50", p50 / floor_p50, "x floor GET")
 
 

@@ -53,6 +53,7 @@ GOALS_TABLE = (
     "ratings rebuild, 200,000 hands",
     "a finished game updates ratings, season of 200,000 hands",
     "rules engine, game_score",
+    "projector, 40 players (standings panel, a round played), p50, beside the floor GET",
 )
 
 
