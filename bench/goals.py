@@ -179,6 +179,18 @@ FIGURES: tuple[Figure, ...] = (
         baseline="submit.postgresql.burst40.baseline_healthz.p95",
         postgres=True,
     ),
+    # Open-loop steps of hand submits: the highest rate held at p95 < 200 ms, over the cores
+    # gunicorn's processes used at that rate (their CPU seconds per wall second).
+    Figure(
+        "hand submits sustained at p95 < 200 ms, per core of the web processes, PostgreSQL",
+        "capacity",
+        "capacity.postgresql.per_core",
+        "at_least",
+        20,
+        "hands/s per core",
+        baseline="capacity.postgresql.baseline_healthz.p50",
+        postgres=True,
+    ),
     Figure(
         "standings rebuild, 200,000 hands, after a game finished (summaries kept)",
         "standings",

@@ -37,33 +37,11 @@ from bench.harness import (
     production_env,
     result,
 )
+from bench.proc_cpu import tree_cpu_seconds
 from bench.submit_bench import sheet_seen
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 HTMX = {"HX-Request": "true"}
-
-
-def _cpu_seconds(root_pid: int) -> float:
-    """CPU seconds (user + system) used so far by `root_pid` and its children (gunicorn's
-    master and workers, the recycled ones included)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        # fields[1] is the parent pid, [11] utime, [12] stime, [13] cutime and [14] cstime
-        # (after the command's name): the master's cutime/cstime hold the workers gunicorn
-        # recycled (max_requests) and reaped.
-        pid, parent = int(entry.name), int(fields[1])
-        if pid == root_pid:
-            total += sum(int(value) for value in fields[11:15]) / tick
-        elif parent == root_pid:
-            total += (int(fields[11]) + int(fields[12])) / tick
-    return total
 
 
 def _round(
@@ -86,14 +64,14 @@ def _round(
                     bad.append(status)
 
     threads = [threading.Thread(target=worker, args=(s,)) for s in sessions]
-    cpu = _cpu_seconds(server_pid)
+    cpu = tree_cpu_seconds(server_pid)
     start = time.perf_counter()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - start
-    cpu = _cpu_seconds(server_pid) - cpu
+    cpu = tree_cpu_seconds(server_pid) - cpu
     if bad:
         raise RuntimeError(f"{path}: {len(bad)} answers were not {expect}, first {bad[0]}")
     return requests / wall, requests / max(cpu, 1e-9)
