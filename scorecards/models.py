@@ -154,7 +154,13 @@ class Game(models.Model):
                 name="game_abandoned_has_reason",
             ),
         ]
-        indexes = [models.Index(fields=["club", "status", "-finished_at"])]
+        indexes = [
+            models.Index(fields=["club", "status", "-finished_at"]),
+            # The games of a season (of a club) changed since a time: what the standings'
+            # update by one game and the ratings' append look for, in a season of any size.
+            models.Index(fields=["season", "updated_at"], name="game_season_changed"),
+            models.Index(fields=["club", "updated_at"], name="game_club_changed"),
+        ]
 
     def __str__(self) -> str:
         label = f" {self.table_label}" if self.table_label else ""

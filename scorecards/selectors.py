@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Exists, F, Max, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import Exists, F, Max, OuterRef, Prefetch, QuerySet, Subquery, Value
 
 from kaiser_league.collation import sorted_by_name
 from scorecards.habits import game_habits_record
@@ -289,3 +289,27 @@ def club_players_recent_first(club: Any) -> list[Any]:
     played = [p for p in players if p.last_played is not None]
     played.sort(key=lambda p: p.last_played, reverse=True)
     return played + [p for p in players if p.last_played is None]
+
+
+def games_seated_ordered(
+    season_id: int, player_ids: Sequence[int], order: Sequence[Any], *, together: bool = False
+) -> QuerySet[Seat]:
+    """The ids of the games of season `season_id` where any of `player_ids` sat (`together`:
+    where all of them sat; two at most), in `order` (expressions and names read from a seat:
+    `game__...`), as a lazy flat values list; a game several of them sat at may come once per
+    seat. Driven by the players' seats (their index), never by a walk over the season's games,
+    so its cost follows the players' games, not the season's."""
+    ids = list(player_ids)
+    if together and len(ids) == 2:
+        # The second player's seat at the same game: the (game, player) unique index.
+        seats = Seat.objects.filter(player_id=ids[0], game__seats__player_id=ids[1])
+    else:
+        seats = Seat.objects.filter(player_id__in=ids)
+    # `+ 0`: a season compared without its index, which both databases would otherwise walk
+    # (every game of the season) instead of the players' seats.
+    return (
+        seats.annotate(_season=F("game__season_id") + Value(0))
+        .filter(_season=season_id)
+        .order_by(*order)
+        .values_list("game_id", flat=True)
+    )

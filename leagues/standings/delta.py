@@ -31,7 +31,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from leagues.clubs.models import Player, Season
-from leagues.standings.derived import COUNTERS, PLAYER_ONLY, LeftOut, game_day
+from leagues.standings.derived import COUNTERS, PLAYER_ONLY, LeftOut, game_order
 from leagues.standings.models import (
     GameSummary,
     PartnershipStanding,
@@ -49,13 +49,15 @@ from leagues.standings.summaries import (
     summary_readable,
 )
 from scorecards.models import GameStatus
-from scorecards.selectors import games_of_player, games_where
+from scorecards.selectors import games_seated_ordered, games_where
 
 # The integer figures a row adds up (the rest, win % and average, follow from them).
 _SUMS = (*COUNTERS, "points_for", "points_against")
 _PAIR_SUMS = tuple(name for name in _SUMS if name not in PLAYER_ONLY)
-# Rows read per step when walking a streak back: most runs end within a few games.
+# Summaries read per step when walking a streak back: most runs end within a few games.
 _STREAK_STEP = 32
+# Game ids read per step of that walk (plain integers, cheap beside the sort behind them).
+_STREAK_IDS = 512
 # Games applied in one update at most: a round's tables (up to 30 of a 120-player night) and
 # more; past it the queued updates run one by one, or the season is rebuilt.
 _MERGE_MOST = 100
@@ -208,11 +210,12 @@ def _rows_apply(
         model.objects.bulk_create(new)
 
 
-def _result_of(summary: tuple[Any, ...], together: tuple[int, ...]) -> tuple[bool, bool | None]:
+def _result_of(summary: Mapping[str, Any], together: tuple[int, ...]) -> tuple[bool, bool | None]:
     """(whether `together`, one player or two partners, sat on one side of this game, and
-    then its result for them: won True, lost False, drawn None). `summary`: its players,
-    sides, seat counters and side counters."""
-    players, sides, seat_counts, side_counts = summary
+    then its result for them: won True, lost False, drawn None). `summary`: the game's
+    stored summary (`summaries_stored`)."""
+    players, sides = summary["players"], summary["sides"]
+    seat_counts, side_counts = summary["seat_counts"], summary["side_counts"]
     for side, side_seats in enumerate(sides):
         at = [players[seat] for seat in side_seats]
         if all(player in at for player in together):
@@ -228,34 +231,53 @@ def _result_of(summary: tuple[Any, ...], together: tuple[int, ...]) -> tuple[boo
 def _streaks(season: Season, keys: list[Any]) -> dict[Any, int]:
     """The streaks of players (ids) or partnerships (pairs of ids) as `derived.Figures.as_row`
     reads them, from the season's stored summaries (what the rows count): their games, latest
-    first, in one query read a few rows at a time until every run has ended."""
-    together = {key: (key,) if isinstance(key, int) else tuple(key) for key in keys}
-    # The games where all of a key's players sat (a partnership's: both, so a pair that
-    # rarely plays together reads its few games, not every game of either partner).
-    seated = Q()
-    for members in set(together.values()):
-        both = Q()
-        for player in members:
-            both &= Q(pk__in=games_of_player(player).values("pk"))
-        seated |= both
-    games = games_where(season=season).filter(standings_summary__isnull=False).filter(seated)
-    rows = games.order_by(game_day().desc(), "-finished_at", "-pk").values_list(
-        "standings_summary__players",
-        "standings_summary__sides",
-        "standings_summary__seat_counts",
-        "standings_summary__side_counts",
-    )
+    first, read a few at a time from the players' seats until every run has ended. The
+    players share one walk; a partnership walks the games where both sat (a pair that rarely
+    plays together reads its few games, not every game of either partner)."""
+    players = [key for key in keys if isinstance(key, int)]
+    walks: list[tuple[list[int], bool, list[Any]]] = []
+    if players:
+        walks.append((players, False, players))
+    walks.extend((list(key), True, [key]) for key in keys if not isinstance(key, int))
+    runs: dict[Any, int] = {}
+    for ids, together, walked in walks:
+        order = games_seated_ordered(
+            season.pk, ids, game_order("game__", latest_first=True), together=together
+        )
+        runs.update(_runs(order, walked))
+    return runs
+
+
+def _runs(games: Any, keys: list[Any]) -> dict[Any, int]:
+    """The runs of `keys` walking `games` (game ids, latest first, a game perhaps repeated)."""
+    members = {key: (key,) if isinstance(key, int) else tuple(key) for key in keys}
     runs: dict[Any, int] = dict.fromkeys(keys, 0)
     last: dict[Any, bool | None] = {}
     open_ = set(keys)
+    seen: set[int] = set()
+    order: list[int] = []
     start = 0
     while open_:
-        batch: list[tuple[Any, ...]] = list(rows[start : start + _STREAK_STEP])
-        for summary in batch:
-            if not any(row["games"] for row in summary[3]):
-                continue  # stored but not counted (`summary_counts`)
+        if start >= len(order):
+            # The ids come many at a time (each read sorts the players' games again), their
+            # summaries a few at a time (most runs end within a few games).
+            read = list(games[len(order) : len(order) + _STREAK_IDS])
+            order.extend(read)
+            if not read:
+                break
+        batch = order[start : start + _STREAK_STEP]
+        start += len(batch)
+        ids = [pk for pk in dict.fromkeys(batch) if pk not in seen]
+        seen.update(ids)
+        stored = summaries_stored(ids)
+        for pk in ids:
+            summary = stored.get(pk)
+            # Only a game the rows count has a summary (the module's rule); one stored but
+            # not counted (`summary_counts`) is no game of a run.
+            if summary is None or not summary_counts(summary):
+                continue
             for key in list(open_):
-                sat, result = _result_of(summary, together[key])
+                sat, result = _result_of(summary, members[key])
                 if not sat:
                     continue
                 if key not in last:
@@ -267,9 +289,6 @@ def _streaks(season: Season, keys: list[Any]) -> dict[Any, int]:
                     open_.discard(key)
                     continue
                 runs[key] += 1
-        if len(batch) < _STREAK_STEP:
-            break
-        start += _STREAK_STEP
     return {key: run if last.get(key) else -run for key, run in runs.items()}
 
 

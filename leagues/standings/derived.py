@@ -61,18 +61,24 @@ class CountedGame:
     winner: int | None  # the side that won (`game_outcome`); None: drawn
 
 
-def game_day() -> Coalesce:
+def game_day(to_game: str = "") -> Coalesce:
     """The day a game counts on: the day it was played, or (a game that does not say, such as
     one imported without a date) the day it finished, in the site's time zone. Never later
-    than needed: on the same day, the finished time decides."""
-    finished = TruncDate("finished_at", tzinfo=timezone.get_default_timezone())
-    return Coalesce(F("played_on"), finished)
+    than needed: on the same day, the finished time decides. `to_game`: the path from the
+    query's model to the game ("game__" from a seat), empty from the game itself."""
+    finished = TruncDate(f"{to_game}finished_at", tzinfo=timezone.get_default_timezone())
+    return Coalesce(F(f"{to_game}played_on"), finished)
 
 
-def game_order() -> tuple[OrderBy, str, str]:
+def game_order(to_game: str = "", *, latest_first: bool = False) -> tuple[OrderBy, ...]:
     """The game order of the standings, streaks and ratings: day (`game_day`), finished time,
-    id. A fresh expression each time (querysets must not share one)."""
-    return (game_day().asc(), "finished_at", "pk")
+    id (`latest_first`: the other way round). `to_game` as `game_day` takes it. A fresh
+    expression each time (querysets must not share one)."""
+    day = game_day(to_game)
+    finished, pk = F(f"{to_game}finished_at"), F(f"{to_game}pk")
+    if latest_first:
+        return (day.desc(), finished.desc(), pk.desc())
+    return (day.asc(), finished.asc(), pk.asc())
 
 
 def counted_games_qs(club: Club | int, season: Season | None = None) -> QuerySet[Game]:

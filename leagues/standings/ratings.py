@@ -77,8 +77,8 @@ def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
         )
         if changed.exists():
             return None
-        stored = {row.player_id: row for row in PlayerRating.objects.filter(club_id=club_id)}
-        if len(stored) != snapshot.rated_players:
+        rated = PlayerRating.objects.filter(club_id=club_id)
+        if rated.count() != snapshot.rated_players:
             return None
         scored = list(games_scored([game], []))
         if not scored:
@@ -88,6 +88,10 @@ def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
         if not counts:
             return None
         seated = [player for player in players if player is not None]
+        # A game moves the ratings of its own players alone (`rating_step`): the club's
+        # other rows are neither read nor written.
+        stored = {row.player_id: row for row in rated.filter(player_id__in=seated)}
+        rated_before = snapshot.rated_players
         live = set(Player.objects.filter(pk__in=seated).values_list("pk", flat=True))
         result = AppendedGame(
             game.pk,
@@ -128,7 +132,7 @@ def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
         snapshot.games += 1
         snapshot.last_finished_at = game.finished_at
         snapshot.last_game_id = game.pk
-        snapshot.rated_players = len(stored) + len(new)
+        snapshot.rated_players = rated_before + len(new)
         snapshot.save()
     return snapshot
 
