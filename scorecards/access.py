@@ -3,10 +3,12 @@ account that started it."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest
 
@@ -17,6 +19,7 @@ from leagues.clubs.roles import HAND_CORRECT, HAND_ENTER, VIEW
 from scorecards.game_state import game_facts
 from scorecards.hooks import place_annotations
 from scorecards.models import Game, Seat, SeatClaim
+from scorecards.services.state import games_locked
 
 SESSION_TABLE_TOKENS = "table_tokens"  # {str(game_id): token} of table links this browser opened
 
@@ -79,15 +82,32 @@ class GameAccess:
 
 
 def _game_with_membership(
-    request: HttpRequest, game_id: int, seats: bool, place: bool, user_seat: bool, related: bool
+    request: HttpRequest,
+    game_id: int,
+    seats: bool,
+    place: bool,
+    user_seat: bool,
+    related: bool,
+    lock: Locking | None = None,
 ) -> tuple[Game, tuple[str, int | None, int | None] | None]:
     """The game (with its club and season when `related`), and the signed-in user's standing
     in its club in the same query: the role (None: not a member), the seat this account
     claimed and, with `user_seat`, the seat of the user's player. One query (plus one for the
     seats): each query costs its compilation on every request, and the membership's own query
-    cost more to compile than the three small subqueries that replace it."""
-    games = Game.objects.select_related("club", "season") if related else Game.objects.all()
-    if place:
+    cost more to compile than the three small subqueries that replace it. With `lock`, that
+    query is the write's own locked read (`games_locked`), place included."""
+    user_id: int | None = request.user.pk if request.user.is_authenticated else None
+    role = "_role"
+    if lock is not None:
+        # The write's read of the game, locked, with the role of this same account: the
+        # service reads nothing of the game again.
+        games = games_locked(lock.key, by_id=user_id)
+        role = "_by_role"
+        if related:
+            games = games.select_related("club", "season")
+    else:
+        games = Game.objects.select_related("club", "season") if related else Game.objects.all()
+    if place and lock is None:
         # Where a tournament table stands and whether its night asks every hand to be
         # confirmed (scorecards.selectors.table_place, game_needs_confirmation), in the same
         # query.
@@ -96,23 +116,32 @@ def _game_with_membership(
         games = games.prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
         )
-    user_id: int | None = request.user.pk if request.user.is_authenticated else None
     if user_id is not None:
-        roles = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user_id)
         # The seat this account claimed from any of its phones (one person, one seat).
         claim = SeatClaim.objects.filter(game_id=OuterRef("pk"), user_id=user_id)
-        games = games.annotate(
-            _role=Subquery(roles.values("role")[:1]),
-            _claim=Subquery(claim.order_by("at", "pk").values("seat")[:1]),
-        )
+        games = games.annotate(_claim=Subquery(claim.order_by("at", "pk").values("seat")[:1]))
+        if lock is None:
+            roles = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user_id)
+            games = games.annotate(_role=Subquery(roles.values("role")[:1]))
         if user_seat:
             # order_by(): a seat's default order joins its game, which one game never needs.
             seat = Seat.objects.filter(game_id=OuterRef("pk"), player__user_id=user_id)
             games = games.annotate(_seat=Subquery(seat.order_by().values("seat")[:1]))
     game = games.get(pk=game_id)
-    if user_id is None or game.club_id is None or game._role is None:  # type: ignore[attr-defined]
+    if lock is not None:
+        game._key_asked = lock.key  # type: ignore[attr-defined]
+    member_role = getattr(game, role, None)
+    if user_id is None or game.club_id is None or member_role is None:
         return game, None
-    return game, (game._role, getattr(game, "_seat", None), game._claim)  # type: ignore[attr-defined]
+    return game, (member_role, getattr(game, "_seat", None), game._claim)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Locking:
+    """Read the game for a write, locked in the caller's transaction (`games_locked`), asking
+    whether `key` is spent."""
+
+    key: uuid.UUID | None = None
 
 
 def game_for_member(
@@ -124,6 +153,7 @@ def game_for_member(
     place: bool = True,
     user_seat: bool = False,
     related: bool = True,
+    lock: Locking | None = None,
 ) -> GameAccess:
     """The game if the signed-in user (or a browser holding the game's table token) may take
     `action` on it; Http404 for outsiders, PermissionDenied for a role without the power.
@@ -131,9 +161,15 @@ def game_for_member(
     skips reading where a tournament table stands (for views whose service reads it again
     under its lock); `user_seat=True` reads the seat of a member's own player
     (`GameAccess.user_seat`) in the same query as the membership; `related=False` skips the
-    club and season rows (for answers that show neither)."""
+    club and season rows (for answers that show neither); `lock` reads the game as a write
+    does, locked, inside the caller's transaction (it then calls the service with `locked`),
+    so that one read serves both (the service refuses a closed season itself)."""
+    if lock is not None and not transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError("a locked read needs its transaction")
     try:
-        game, member = _game_with_membership(request, game_id, seats, place, user_seat, related)
+        game, member = _game_with_membership(
+            request, game_id, seats, place, user_seat, related, lock
+        )
     except Game.DoesNotExist as exc:
         raise Http404("No such game") from exc
     user = request.user

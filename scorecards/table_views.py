@@ -8,8 +8,10 @@ answer with fragments of `scorecards/game_sheet.html`.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
@@ -18,12 +20,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from kaiser_league.http import HtmxHttpRequest
-from kaiser_league.inputs import number_or_none
 from leagues.clubs.policy.games import state_decide
 from leagues.clubs.roles import HAND_ENTER
 from scorecards import poll
-from scorecards.access import GameAccess, game_for_member
+from scorecards.access import GameAccess, Locking, game_for_member
 from scorecards.game_state import game_facts, game_now_of
+from scorecards.hand_try import HandAttempt, conflict_json, hand_posted, posted_key
 from scorecards.handform import (
     HandForm,
     hand_form_parse,
@@ -44,7 +46,6 @@ from scorecards.services import (
     HandRefused,
     refusal_of,
 )
-from scorecards.services.submit import hand_enter
 from scorecards.sheet import (
     rows_html,
     sheet_notices,
@@ -53,12 +54,9 @@ from scorecards.sheet import (
 )
 from scorecards.sheet_context import TEMPLATE, phone_rows, sheet_context
 from scorecards.table_phone import (
-    account_name,
     game_names,
-    held_seat,
     json_refusal,
     json_refusals,
-    phone_id,
     redirect_303,
     seat_keep,
     wants_json,
@@ -159,6 +157,30 @@ def refused_answer(
     return render(request, TEMPLATE, context, status=refusal.http_status)
 
 
+def _hand_try(request: HtmxHttpRequest, game_id: int, *, sheet: bool, locked: bool) -> HandAttempt:
+    """Check access and enter the posted hand. `locked`: the access check's read is the write's
+    locked read, in one transaction (a key used already breaks it: the caller tries again
+    without); else the service reads and locks the game again. A refusal rolls back whatever
+    this try wrote (a seat claim)."""
+    attempt = HandAttempt()
+    try:
+        with transaction.atomic() if locked else nullcontext():
+            attempt.access = game_for_member(
+                request,
+                game_id,
+                HAND_ENTER,
+                seats=False,
+                place=False,
+                user_seat=True,
+                related=sheet,
+                lock=Locking(posted_key(request)) if locked else None,
+            )
+            hand_posted(request, attempt, locked=locked)
+    except (HandConflict, HandRefused, KaiserError) as refused:
+        attempt.refused = refused
+    return attempt
+
+
 @require_POST
 @json_refusals
 def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
@@ -167,63 +189,33 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     # Only an htmx answer shows the sheet (its rows, the club's and season's words): JSON and
     # the plain post's redirect read neither the club, the season nor the hands' rows.
     sheet = bool(request.htmx) and not wants_json(request)
-    access = game_for_member(
-        request, game_id, HAND_ENTER, seats=False, place=False, user_seat=True, related=sheet
-    )
-    game = access.game
-    rules = game.rules_value
-    form = hand_form_parse(request.POST, rules, dealer=game.next_dealer)
-    if form.hand is None:
-        return _invalid(request, access, form)
-    user = request.user if request.user.is_authenticated else None
-    held = held_seat(request.session, game)
-    data = request.POST
-    named = number_or_none(data, "entered_as", minimum=0, maximum=game.rules_value.seats - 1)
-    # The phone that enters a hand is kept with it: it never confirms that hand. (An account
-    # is one person already: its hands are never its own to confirm, from any browser.)
-    # A seat named for the first time is claimed for this phone, which needs an id too.
-    phone = phone_id(request.session, create=user is None or (held is None and named is not None))
     try:
-        entered = hand_enter(
-            game=game,
-            hand=form.hand,
-            idempotency_key=form.idempotency_key,
-            number=form.number,
-            by=user,
-            by_name=account_name(user),
-            phone=phone if held is None and named is not None else None,
-            seat_held=held,
-            seat_named=named,
-            member_seat=access.user_seat if access.membership is not None else None,
-            table_link=access.via_table_token,
-            entered_phone=phone or "",
-            rows=sheet,
-        )
-    except HandConflict as conflict:
-        existing = conflict.existing
+        attempt = _hand_try(request, game_id, sheet=sheet, locked=True)
+    except IntegrityError:
+        # The key was used already (another game's, or a request that raced this one): the
+        # long way, whose service answers with the hand that holds it.
+        attempt = _hand_try(request, game_id, sheet=sheet, locked=False)
+    access, form = attempt.access, attempt.form
+    assert access is not None and form is not None
+    game = access.game
+    refused = attempt.refused
+    if isinstance(refused, HandConflict):
         if wants_json(request):
-            return json_refusal(
-                "conflict",
-                _("%(error)s: check the sheet before entering the next hand.")
-                % {"error": conflict},
-                409,
-                error=str(conflict),
-                hand={
-                    "number": existing.number,
-                    "record": existing.record,
-                    "entered_by": existing.entered_by_name,
-                },
-            )
+            return conflict_json(refused)
         form.errors.clear()
-        return _conflict(request, access, conflict)
-    except HandRefused as refusal:
-        return refused_answer(request, access, refusal)
-    except KaiserError as error:
-        form.add_engine_error(_named_error(game, form.hand, error))
+        return _conflict(request, access, refused)
+    if isinstance(refused, HandRefused):
+        return refused_answer(request, access, refused)
+    if isinstance(refused, KaiserError):
+        assert form.hand is not None
+        form.add_engine_error(_named_error(game, form.hand, refused))
         return _invalid(request, access, form)
-    recorded = entered.recorded
-    if entered.claimed is not None:
-        seat_keep(request.session, game, entered.claimed)
+    if attempt.entered is None:
+        return _invalid(request, access, form)
+    recorded = attempt.entered.recorded
+    claimed = attempt.entered.claimed
+    if claimed is not None:
+        seat_keep(request.session, game, claimed)
     if wants_json(request):
         body = {
             "status": "created" if recorded.created else "duplicate",
@@ -233,7 +225,7 @@ def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         }
         return JsonResponse(body, status=201 if recorded.created else 200)
     if request.htmx:
-        return _added(request, access, recorded, seat_changed=entered.claimed is not None)
+        return _added(request, access, recorded, seat_changed=claimed is not None)
     return redirect_303("game_sheet", game_id=game.pk)
 
 

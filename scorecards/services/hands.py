@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Literal
@@ -51,7 +52,8 @@ from scorecards.services.state import (
     hand_inputs,
     hand_row,
     hands_so_far,
-    key_spent,
+    key_spent_of,
+    locked_check,
     place_of,
     policy_check,
     score_apply,
@@ -154,6 +156,7 @@ def hand_record(
     table_link: bool = False,
     entered_phone: str = "",
     rows: bool = True,
+    locked: bool = False,
 ) -> HandRecorded:
     """Append `hand` to `game`, entered by the account `entered_by` or a phone holding the
     table link (`table_link`), as the policy allows (NotAllowed); neither: a trusted caller.
@@ -169,62 +172,37 @@ def hand_record(
 
     `rows=False`: the hands so far are read as values, not Hand rows, and the answer's
     `hands` is left empty (for a caller that shows none of them).
+
+    `locked=True`: `game` is the row the caller read with `games_locked` (and `locked_check`)
+    in the transaction it holds open; the hand is written in that transaction, and a key used
+    already raises IntegrityError (the caller's transaction is broken: it calls again without
+    `locked` once it has rolled back, and the first hand with that key is answered).
     """
     key = idempotency_key or uuid.uuid4()
+    append = functools.partial(
+        _hand_append,
+        hand=hand,
+        key=key,
+        number=number,
+        entered_by=entered_by,
+        entered_by_name=entered_by_name,
+        entered_seat=entered_seat,
+        table_link=table_link,
+        entered_phone=entered_phone,
+        rows=rows,
+    )
+    if locked:
+        if not transaction.get_connection().in_atomic_block:
+            raise transaction.TransactionManagementError("a locked game needs its transaction")
+        locked_check(game)
+        return append(game)
     try:
         with transaction.atomic():
-            locked = game_locked(game.pk, key, by=entered_by)
-            # One read gives both the hands to score against and a repeated key of this game;
-            # a key used by another game is caught by its unique constraint below.
-            so_far_rows = hands_so_far(locked, rows=rows)
-            inputs = [hand_input(row.number, row.record) for row in so_far_rows]
-            for row in so_far_rows:
-                if row.idempotency_key == key:
-                    score = game_score(locked.rules_value, inputs, locked.first_dealer)
-                    stored = hand_row(locked, row)
-                    return HandRecorded(stored, False, score, tuple(so_far_rows) if rows else ())
-            spent = key_spent(key) if getattr(locked, "_key_spent", False) else None
-            if spent is not None:
-                raise undone_error(spent)
-            next_number = len(inputs) + 1
-            if number is not None and number != next_number:
-                taken = next((row for row in so_far_rows if row.number == number), None)
-                if taken is not None:
-                    raise HandConflict(hand_row(locked, taken))
-            so_far = game_score(locked.rules_value, inputs, locked.first_dealer)
-            now = game_now_of(locked, place_of(locked, so_far), so_far_rows)
-            actor = actor_locked(locked, entered_by, table_link=table_link)
-            policy_check(actor, HAND_ENTER, game_facts(locked, now))
-            if number is not None and number != next_number:
-                raise HandError(
-                    number, "number", _("the next hand is hand %(next)s") % {"next": next_number}
-                )
-            # The game so far plus this hand: the engine scores only the new hand.
-            score = game_play(so_far, hand)
-            scored = score.hands[-1]
-            stored = Hand.objects.create(
-                game=locked,
-                number=next_number,
-                idempotency_key=key,
-                entered_by=entered_by,
-                entered_by_name=entered_by_name[:80],
-                entered_seat=entered_seat,
-                entered_phone=entered_phone[:43],
-                **hand_fields(hand, scored),
-            )
-            version_keep(
-                locked,
-                next_number,
-                HandAction.ENTER,
-                None,
-                stored.record,
-                entered_by,
-                entered_by_name,
-            )
-            score_apply(locked, score)
+            return append(game_locked(game.pk, key, by=entered_by))
     except IntegrityError:
         # The key was used already: by another game, or by a request that raced past the read
-        # above (possible only without a game lock). The first one won; hand its row back.
+        # of the hands (possible only without a game lock). The first one won; hand its row
+        # back.
         existing = Hand.objects.filter(idempotency_key=key).first()
         if existing is None:
             raise
@@ -233,6 +211,65 @@ def hand_record(
                 existing.number, "idempotency_key", _("this key belongs to another game")
             ) from None
         return HandRecorded(existing, False, game_rescored(existing.game))
+
+
+def _hand_append(
+    locked: Game,
+    *,
+    hand: HandInput,
+    key: uuid.UUID,
+    number: int | None,
+    entered_by: User | None,
+    entered_by_name: str,
+    entered_seat: int | None,
+    table_link: bool,
+    entered_phone: str,
+    rows: bool,
+) -> HandRecorded:
+    """`hand_record` on the locked game, in the transaction around it."""
+    # One read gives both the hands to score against and a repeated key of this game; a key
+    # used by another game is caught by its unique constraint below.
+    so_far_rows = hands_so_far(locked, rows=rows)
+    inputs = [hand_input(row.number, row.record) for row in so_far_rows]
+    rules = locked.rules_value
+    for row in so_far_rows:
+        if row.idempotency_key == key:
+            score = game_score(rules, inputs, locked.first_dealer)
+            stored = hand_row(locked, row)
+            return HandRecorded(stored, False, score, tuple(so_far_rows) if rows else ())
+    spent = key_spent_of(locked, key)
+    if spent is not None:
+        raise undone_error(spent)
+    next_number = len(inputs) + 1
+    if number is not None and number != next_number:
+        taken = next((row for row in so_far_rows if row.number == number), None)
+        if taken is not None:
+            raise HandConflict(hand_row(locked, taken))
+    so_far = game_score(rules, inputs, locked.first_dealer)
+    now = game_now_of(locked, place_of(locked, so_far), so_far_rows)
+    actor = actor_locked(locked, entered_by, table_link=table_link)
+    policy_check(actor, HAND_ENTER, game_facts(locked, now))
+    if number is not None and number != next_number:
+        raise HandError(
+            number, "number", _("the next hand is hand %(next)s") % {"next": next_number}
+        )
+    # The game so far plus this hand: the engine scores only the new hand.
+    score = game_play(so_far, hand)
+    scored = score.hands[-1]
+    stored = Hand.objects.create(
+        game=locked,
+        number=next_number,
+        idempotency_key=key,
+        entered_by=entered_by,
+        entered_by_name=entered_by_name[:80],
+        entered_seat=entered_seat,
+        entered_phone=entered_phone[:43],
+        **hand_fields(hand, scored),
+    )
+    version_keep(
+        locked, next_number, HandAction.ENTER, None, stored.record, entered_by, entered_by_name
+    )
+    score_apply(locked, score)
     return HandRecorded(stored, True, score, (*so_far_rows, stored) if rows else ())
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, F, OuterRef, Subquery
+from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -117,7 +117,11 @@ class HandRecorded:
     hands: tuple[Hand, ...] = ()
 
 
-def game_locked(game_id: int, key: uuid.UUID | None = None, *, by: User | None = None) -> Game:
+def games_locked(key: uuid.UUID | None = None, *, by_id: int | None = None) -> QuerySet[Game]:
+    """The games as a write reads them, each locked (`game_locked`): for a caller that adds
+    its own columns to the same statement (the hand submit's access check). The caller sets
+    `_key_asked` on the row read to `key` (what its `_key_spent` answers for) and has
+    `locked_check` refuse it when its season is closed."""
     # select_for_update serialises writers per game on PostgreSQL; on SQLite the IMMEDIATE
     # transaction already holds the database write lock. Where the game stands as a tournament
     # table (scorecards.hooks) and whether `key` is spent come in the same statement, so
@@ -129,14 +133,36 @@ def game_locked(game_id: int, key: uuid.UUID | None = None, *, by: User | None =
     )
     if key is not None:
         games = games.annotate(_key_spent=Exists(SpentKey.objects.filter(key=key)))
-    if by is not None:
+    if by_id is not None:
         # Who asks, in the same statement: the role `actor_locked` reads.
-        roles = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=by.pk)
+        roles = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=by_id)
         games = games.annotate(_by_role=Subquery(roles.values("role")[:1]))
-    game = games.get(pk=game_id)
+    return games
+
+
+def locked_check(game: Game) -> None:
+    """Refuse a write of `game`, read by `games_locked`, whose season is closed
+    (SeasonClosed)."""
     if getattr(game, "_season_closed_at", None) is not None:
         raise SeasonClosed(closed_why(game.status, None, season_closed=True))
+
+
+def game_locked(game_id: int, key: uuid.UUID | None = None, *, by: User | None = None) -> Game:
+    """The game read for a write and locked until the transaction ends (SeasonClosed when its
+    season is closed), with where it stands as a table, whether `key` is spent and the role of
+    `by` read in the same statement."""
+    game = games_locked(key, by_id=None if by is None else by.pk).get(pk=game_id)
+    game._key_asked = key  # type: ignore[attr-defined]
+    locked_check(game)
     return game
+
+
+def key_spent_of(game: Game, key: uuid.UUID) -> SpentKey | None:
+    """The spent key `key` of a locked `game`: no query when the lock's read answered for
+    it and found none."""
+    if getattr(game, "_key_asked", None) == key and not getattr(game, "_key_spent", False):
+        return None
+    return key_spent(key)
 
 
 def hands_so_far(game: Game, *, rows: bool = True) -> Sequence[Any]:

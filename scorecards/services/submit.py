@@ -40,6 +40,7 @@ def hand_enter(
     table_link: bool = False,
     entered_phone: str = "",
     rows: bool = True,
+    locked: bool = False,
 ) -> HandEntered:
     """Record `hand` as the sheet's phone enters it, in one transaction with the seat it names.
 
@@ -50,6 +51,7 @@ def hand_enter(
     this browser's phone id), which never confirms it. A refused hand (HandRefused,
     HandConflict, the engine's KaiserError) leaves no claim behind: nothing of this call is
     written. `rows=False`: the answer needs no Hand rows (`HandRecorded.hands` left empty).
+    `locked=True`: `game` is read and locked in the caller's transaction (`hand_record`).
     """
     claiming = seat_held is None and seat_named is not None and bool(phone)
     # Only a seat claim needs a transaction around the hand's own (which is one already): a
@@ -82,5 +84,6 @@ def hand_enter(
             table_link=table_link,
             entered_phone=entered_phone or phone or "",
             rows=rows,
+            locked=locked,
         )
     return HandEntered(recorded=recorded, claimed=claimed)
