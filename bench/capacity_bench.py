@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import os
 import queue
 import resource
@@ -59,7 +60,15 @@ from bench.harness import (
     result,
     vendor_of,
 )
-from bench.night_plan import CREATED, PlannedHand, night_plan, night_setup, stored_hands, table_join
+from bench.night_plan import (
+    CREATED,
+    DUPLICATE,
+    PlannedHand,
+    night_plan,
+    night_setup,
+    stored_hands,
+    table_join,
+)
 from bench.proc_cpu import postgres_cpu_seconds, tree_cpu_seconds
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
@@ -149,18 +158,21 @@ class Night:
             status, _, _ = table.phone.post_form(
                 f"/games/{table.game_id}/hands/", hand.fields, JSON
             )
-        except OSError:
+        except (OSError, http.client.HTTPException):
             status = 0
         done = time.perf_counter()
+        # A resent submit (a keep-alive connection the server had just closed) may find its
+        # hand stored already: the same key's answer says so, and the hand is acknowledged.
+        stored = status in (CREATED, DUPLICATE)
         with self.lock:
-            if status == CREATED:
+            if stored:
                 step.latencies.append(done - due)
                 self.acknowledged.add((table.game_id, hand.fields["idempotency_key"]))
                 table.sent += 1
             else:
                 step.errors += 1
                 self.unknown += status in (0, 502, 503, 504)
-        if status == CREATED and table.sent < len(table.hands):
+        if stored and table.sent < len(table.hands):
             self.idle.put(table)
             return
         # Game over, or a hand whose fate is unsure: this table moves to a new game.
@@ -184,7 +196,8 @@ def step_run(night: Night, rate: float, seconds: float, server_pid: int, db: boo
                 # Every table has a hand in flight: the submit waits (its latency runs).
                 table = night.idle.get(timeout=SUBMIT_TIMEOUT)
             except queue.Empty:
-                step.errors += step.submits - i
+                with night.lock:
+                    step.errors += step.submits - i
                 break
             futures.append(pool.submit(night.submit, table, due, step))
         wait(futures, timeout=SUBMIT_TIMEOUT * 2)
