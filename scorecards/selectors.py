@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
-from django.db.models import Exists, F, Max, OuterRef, Prefetch, QuerySet, Subquery, Value
+from django.db.models import (
+    Exists,
+    F,
+    Max,
+    OuterRef,
+    Prefetch,
+    QuerySet,
+    Subquery,
+    TextField,
+    Value,
+)
+from django.db.models.functions import Cast
 
 from kaiser_league.collation import sorted_by_name
 from scorecards.habits import game_habits_record
@@ -230,28 +244,44 @@ def games_seats_and_inputs(
     return seats, hands
 
 
-def games_seats_and_records(
-    ids: Sequence[int],
-) -> tuple[dict[int, dict[int, int | None]], dict[int, list[dict[str, Any]]]]:
-    """As `games_seats_and_inputs`, with each hand's stored record as it is (a dict, numbered
-    by its place: the hands of a game are 1..n, ValueError if not), for a reader that scores
-    whole records (`scorecards.rules.record_quick`). Two queries, tuples only."""
+def games_seats(ids: Sequence[int]) -> dict[int, dict[int, int | None]]:
+    """The player id of each seat of the games `ids` ({game: {seat: player or None}}). One
+    query, tuples only."""
     seats: dict[int, dict[int, int | None]] = defaultdict(dict)
     for game_id, seat, player_id in Seat.objects.filter(game_id__in=ids).values_list(
         "game_id", "seat", "player_id"
     ):
         seats[game_id][seat] = player_id
-    records: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for game_id, number, record in (
-        Hand.objects.filter(game_id__in=ids)
+    return seats
+
+
+def games_records_stream(ids: Sequence[int]) -> Iterator[tuple[int, list[Any] | None]]:
+    """The hands of the games `ids` as their stored records, for a reader that scores whole
+    records (`scorecards.rules.record_quick`): each game that has hands, in id order, with its
+    records in hand order (new objects, the caller's own), or None when its hands are not
+    numbered 1..n or cannot be read together (the caller reads that game otherwise).
+
+    One query of tuples, streamed (one game's records held at a time), and each game's records
+    decoded by one `json.loads`, joined as a JSON array: a season rebuilt from nothing reads
+    every hand, and decoding its records one by one cost more than reading them."""
+    rows = (
+        Hand.objects.filter(game_id__in=list(ids))
         .order_by("game_id", "number")
-        .values_list("game_id", "number", "record")
-    ):
-        hands = records[game_id]
-        if number != len(hands) + 1:
-            raise ValueError(f"game {game_id}: hand {number} out of its place")
-        hands.append(record)
-    return seats, records
+        .values_list("game_id", "number", Cast("record", TextField()))
+        .iterator(chunk_size=2000)
+    )
+    for game_id, hands in groupby(rows, itemgetter(0)):
+        rows_of = list(hands)
+        if any(row[1] != place for place, row in enumerate(rows_of, 1)):
+            yield game_id, None
+            continue
+        try:
+            records = json.loads(f"[{','.join([row[2] for row in rows_of])}]")
+        except ValueError:
+            records = None
+        if type(records) is not list or len(records) != len(rows_of):
+            records = None  # a record that is not JSON alone: the ORM's reading tells
+        yield game_id, records
 
 
 def game_last_change() -> Subquery:

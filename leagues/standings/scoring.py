@@ -21,7 +21,7 @@ from leagues.standings.derived import BATCH, LeftOut, games_scored
 from scorecards.models import Game
 from scorecards.rules import Rules, rules_build
 from scorecards.rules.record_quick import record_quick
-from scorecards.selectors import games_seats_and_records
+from scorecards.selectors import games_records_stream, games_seats, games_where
 
 # Seat names for the record (the document names the sides by them): their place, as text.
 _NAMES = tuple(str(seat) for seat in range(32))
@@ -49,31 +49,78 @@ class QuickScore:
     winner: int | None
 
 
-def _score(game: Game, records: list[dict[str, Any]], rules_of: dict[str, Rules]) -> Any:
-    """The QuickScore of `game` from its stored hand records, or None where the fast path
-    does not take it."""
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """What scoring a game reads of it, read as values with no model instance built (a season
+    rebuilt from nothing scores every one of its games)."""
+
+    pk: int
+    rules: Any  # as stored: a dict for any game the engine can read
+    first_dealer: int
+    finish_reason: str
+    pot_per_set: int | None
+
+
+class RulesText:
+    """A game's stored rules from their text, for a `GameRow` (each distinct text read once:
+    the games read together share one object, which `_RulesRead` looks them up by); None
+    where it is not JSON (the general path reads the game as a model)."""
+
+    def __init__(self) -> None:
+        self._read: dict[str | None, Any] = {}
+
+    def __call__(self, text: str | None) -> Any:
+        if text not in self._read:
+            try:
+                self._read[text] = json.loads(text) if text is not None else None
+            except ValueError:
+                self._read[text] = None
+        return self._read[text]
+
+
+class _RulesRead:
+    """The Rules of the games' stored rules, each distinct content built once. Games read
+    together (`GameRow`s of one query) share one stored object: looked up by it first."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Any, Rules | None] = (None, None)
+        self._by_content: dict[str, Rules | None] = {}
+
+    def __call__(self, data: dict[str, Any]) -> Rules | None:
+        last, rules = self._last
+        if last is data:
+            return rules
+        key = json.dumps(data, sort_keys=True)
+        if key in self._by_content:
+            rules = self._by_content[key]
+        else:
+            try:
+                rules = rules_build(data)
+            except Exception:  # the general path says what is wrong
+                rules = None
+            self._by_content[key] = rules
+        self._last = (data, rules)
+        return rules
+
+
+def _score(game: Game | GameRow, records: list[Any], rules_read: _RulesRead) -> Any:
+    """The QuickScore of `game` from its stored hand records (the caller's own: a record's
+    dealer is taken out of it), or None where the fast path does not take it."""
     if game.pot_per_set is not None or type(game.rules) is not dict:
         return None
-    key = json.dumps(game.rules, sort_keys=True)
-    rules = rules_of.get(key)
+    rules = rules_read(game.rules)
     if rules is None:
-        try:
-            rules = rules_of[key] = rules_build(game.rules)
-        except Exception:  # the general path says what is wrong
-            return None
+        return None
     # The dealer is the engine's to derive (a correction of an earlier hand may move it).
-    hands = [
-        {name: value for name, value in record.items() if name != "dealer"}
-        if "dealer" in record
-        else record
-        for record in records
-    ]
+    for record in records:
+        if type(record) is dict and "dealer" in record:
+            del record["dealer"]
     document = record_quick(
         {
             "rules": game.rules,
             "seats": list(_NAMES[: rules.seats]),
             "first_dealer": game.first_dealer,
-            "hands": hands,
+            "hands": records,
         }
     )
     if document is None:
@@ -99,27 +146,60 @@ def _score(game: Game, records: list[dict[str, Any]], rules_of: dict[str, Rules]
     )
 
 
+def _models_of(games: list[Game | GameRow]) -> list[Game]:
+    """`games` as models, in the same order (one query for those read as values)."""
+    ids = [game.pk for game in games if not isinstance(game, Game)]
+    read: dict[int, Game] = {}
+    if ids:
+        read = {
+            game.pk: game
+            for game in games_where(ids=ids).only(
+                "pk", "rules", "first_dealer", "finish_reason", "pot_per_set"
+            )
+        }
+    # A game deleted meanwhile is left out, as the general path leaves out its hands.
+    return [
+        game if isinstance(game, Game) else read[game.pk]
+        for game in games
+        if isinstance(game, Game) or game.pk in read
+    ]
+
+
 def games_scored_fast(
-    games: list[Game], left_out: list[LeftOut] | None = None
-) -> Iterator[tuple[Game, tuple[int | None, ...], Any]]:
+    games: Sequence[Game | GameRow], left_out: list[LeftOut] | None = None
+) -> Iterator[tuple[Game | GameRow, tuple[int | None, ...], Any]]:
     """`derived.games_scored` (the same contract: each game with its players by seat and its
     score, games the engine raises on noted in `left_out`), by the fast path where it takes
-    the game. Two queries per BATCH games, and two more for those it does not take."""
+    the game. The games it takes come as their hands are read (in id order), then the others,
+    in the order given (a game read as a `GameRow` comes back as a model if the general path
+    scores it). Per BATCH games, two queries of tuples (seats; hands, streamed), and two or
+    three more for the games it does not take."""
     for start in range(0, len(games), BATCH):
         batch = games[start : start + BATCH]
-        try:
-            seats, records = games_seats_and_records([game.pk for game in batch])
-        except ValueError:  # hands not numbered 1..n: the general path reads them
-            yield from games_scored(batch, left_out)
-            continue
-        rules_of: dict[str, Rules] = {}
+        by_id = {game.pk: game for game in batch}
+        ids = list(by_id)
+        seats = games_seats(ids)
+        rules_read = _RulesRead()
+        refused: set[int] = set()
+        for game_id, records in games_records_stream(ids):
+            game = by_id.pop(game_id)
+            score = None if records is None else _score(game, records, rules_read)
+            if score is None:
+                refused.add(game_id)
+                continue
+            by_seat = seats[game_id]
+            yield game, tuple(by_seat.get(seat) for seat in range(score.rules.seats)), score
+        # Those left in `by_id` have no hand.
         slow = []
         for game in batch:
-            score = _score(game, records[game.pk], rules_of)
-            if score is None:
+            if game.pk in refused:
                 slow.append(game)
-                continue
-            by_seat = seats[game.pk]
-            yield game, tuple(by_seat.get(seat) for seat in range(score.rules.seats)), score
+            elif game.pk in by_id:
+                score = _score(by_id.pop(game.pk), [], rules_read)
+                if score is None:
+                    slow.append(game)
+                    continue
+                by_seat = seats[game.pk]
+                yield game, tuple(by_seat.get(seat) for seat in range(score.rules.seats)), score
         if slow:
-            yield from games_scored(slow, left_out)
+            yield from games_scored(_models_of(slow), left_out)

@@ -36,14 +36,13 @@ from leagues.standings.derived import (
     GameResult,
     LeftOut,
     counted_games_qs,
-    game_order,
     game_outcome,
 )
 from leagues.standings.models import GameSummary
-from leagues.standings.scoring import QuickScore, games_scored_fast
+from leagues.standings.scoring import GameRow, QuickScore, RulesText, games_scored_fast
 from scorecards.models import Game
-from scorecards.rules import NO_TRUMP_KINDS, GameScore, PotAccount
-from scorecards.selectors import game_last_change, game_pot_of, games_where
+from scorecards.rules import NO_TRUMP_KINDS, GameScore, Pot, PotAccount, pot_account
+from scorecards.selectors import game_last_change, games_where
 
 log = logging.getLogger(__name__)
 
@@ -145,9 +144,10 @@ def game_counters(
     return seats, sides
 
 
-def _summary_of(game: Game, version: str, players: tuple, score: Any) -> GameSummary:
+def _summary_of(game: Game | GameRow, version: str, players: tuple, score: Any) -> GameSummary:
     counts, winner = game_outcome(score, game.finish_reason)
-    seat_counts, side_counts = game_counters(score, counts, winner, game_pot_of(game, score))
+    pot = None if game.pot_per_set is None else pot_account(score, Pot(per_set=game.pot_per_set))
+    seat_counts, side_counts = game_counters(score, counts, winner, pot)
     return GameSummary(
         game_id=game.pk,
         version=version,
@@ -305,7 +305,9 @@ def counted_results(
     split = 2 + len(_VERSION_FIELDS)
     versions: dict[int, str] = {}
     summaries: dict[int, dict] = {}
-    stale: list[int] = []
+    # In game order (the rows'): games left out are noted in game order.
+    stale: list[GameRow] = []
+    rules_read = RulesText()
     for row in rows:
         game_id = row[0]
         version = game_version(*row[2:split])
@@ -314,14 +316,11 @@ def counted_results(
         if stored["version"] == version and summary_readable(stored):
             summaries[game_id] = stored
         else:
-            stale.append(game_id)
+            # The game's columns as `_VERSION_FIELDS` reads them: no model built, no query.
+            _updated, _change, _count, first_dealer, rules_text, reason, pot = row[2:split]
+            stale.append(GameRow(game_id, rules_read(rules_text), first_dealer, reason, pot))
     for start in range(0, len(stale), BATCH):
-        ids = stale[start : start + BATCH]
-        games = list(
-            games_where(ids=ids)
-            .only("pk", "rules", "first_dealer", "finish_reason", "pot_per_set")
-            .order_by(*game_order())  # games left out are noted in game order
-        )
+        games = stale[start : start + BATCH]
         fresh = [
             _summary_of(game, versions[game.pk], players, score)
             for game, players, score in games_scored_fast(games, left_out)

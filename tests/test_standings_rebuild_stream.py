@@ -1,0 +1,78 @@
+"""The rebuild's reading of games as values (`scoring.GameRow`) and of their hands as a stream
+of records (`selectors.games_records_stream`) gives what the models and the ORM give: the same
+records, and the same summaries, for the games the fast path takes and for those it leaves to
+the general path (a pot, hands not numbered 1..n, no hand at all)."""
+
+from __future__ import annotations
+
+import pytest
+
+from leagues.standings import scoring
+from leagues.standings.derived import games_scored
+from leagues.standings.summaries import _summary_of
+from scorecards.models import Game, Hand
+from scorecards.selectors import games_records_stream
+from tests.leagues_helpers import GAME_1, GAME_2, play
+
+pytestmark = pytest.mark.django_db
+FIELDS = ("players", "sides", "winner", "scores", "hands", "seat_counts", "side_counts")
+
+
+def _summaries(scored) -> dict:
+    return {
+        game.pk: {name: getattr(_summary_of(game, "v", players, score), name) for name in FIELDS}
+        for game, players, score in scored
+    }
+
+
+def _row(game: Game) -> scoring.GameRow:
+    return scoring.GameRow(
+        game.pk, game.rules, game.first_dealer, game.finish_reason, game.pot_per_set
+    )
+
+
+@pytest.fixture
+def games(club, players) -> list[Game]:
+    ann, cat, bob, dan = players
+    common = play(club, None, [ann, cat, bob, dan], GAME_1)
+    with_pot = play(club, None, [ann, bob, cat, dan], GAME_2)
+    Game.objects.filter(pk=with_pot.pk).update(pot_per_set=25)
+    gap = play(club, None, [ann, cat, bob, dan], GAME_1)
+    Hand.objects.filter(game=gap, number=2).delete()
+    empty = play(club, None, [ann, cat, bob, dan], [])
+    last = play(club, None, [dan, bob, cat, ann], GAME_2)
+    return [Game.objects.get(pk=game.pk) for game in (common, with_pot, gap, empty, last)]
+
+
+def test_the_stream_reads_the_records_the_orm_reads(games):
+    common, with_pot, gap, empty, last = games
+    read = dict(games_records_stream([game.pk for game in reversed(games)]))
+    assert list(read) == sorted(read)  # in id order
+    for game in (common, with_pot, last):
+        assert read[game.pk] == [
+            hand.record for hand in Hand.objects.filter(game=game).order_by("number")
+        ]
+    assert read[gap.pk] is None  # hands 1, 3, 4...: the caller reads it otherwise
+    assert empty.pk not in read
+
+
+def test_games_read_as_values_give_the_summaries_of_the_models(games, monkeypatch):
+    general: list[int] = []
+    real = scoring.games_scored
+
+    def spy(batch, left_out=None):
+        assert all(isinstance(game, Game) for game in batch)
+        general.extend(game.pk for game in batch)
+        return real(batch, left_out)
+
+    monkeypatch.setattr(scoring, "games_scored", spy)
+    left_rows: list = []
+    as_rows = _summaries(scoring.games_scored_fast([_row(game) for game in games], left_rows))
+    left_models: list = []
+    as_models = _summaries(games_scored(games, left_models))
+    assert as_rows == as_models
+    assert left_rows == left_models
+    common, with_pot, gap, _empty, last = games
+    # The pot and the hands out of their place are the general path's.
+    assert with_pot.pk in general and gap.pk in general
+    assert common.pk not in general and last.pk not in general
