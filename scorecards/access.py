@@ -101,10 +101,8 @@ def _game_with_membership(
     if lock is not None:
         # The write's read of the game, locked, with the role of this same account: the
         # service reads nothing of the game again.
-        games = games_locked(lock.key, by_id=user_id)
+        games = games_locked(lock.key, by_id=user_id, related=related)
         role = "_by_role"
-        if related:
-            games = games.select_related("club", "season")
     else:
         games = Game.objects.select_related("club", "season") if related else Game.objects.all()
     if place and lock is None:

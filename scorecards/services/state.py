@@ -24,10 +24,12 @@ from scorecards.models import (
     Game,
     GameStatus,
     Hand,
+    HandAction,
     HandVersion,
     SpentKey,
 )
 from scorecards.poll import version_publish
+from scorecards.query_memo import built_once
 from scorecards.rules import (
     GameScore,
     HandInput,
@@ -117,9 +119,19 @@ class HandRecorded:
     hands: tuple[Hand, ...] = ()
 
 
-def games_locked(key: uuid.UUID | None = None, *, by_id: int | None = None) -> QuerySet[Game]:
-    """The games as a write reads them, each locked (`game_locked`): for a caller that adds
-    its own columns to the same statement (the hand submit's access check). The caller sets
+def _games_locked(place: dict[str, Any], related: bool) -> QuerySet[Game]:
+    games = Game.objects.select_for_update(of=("self",))
+    if related:
+        games = games.select_related("club", "season")
+    return games.annotate(**place, _season_closed_at=F("season__closed_at"))
+
+
+def games_locked(
+    key: uuid.UUID | None = None, *, by_id: int | None = None, related: bool = False
+) -> QuerySet[Game]:
+    """The games as a write reads them, each locked (`game_locked`), with their club and
+    season when `related`: for a caller that adds its own columns to the same statement (the
+    hand submit's access check). The caller sets
     `_key_asked` on the row read to `key` (what its `_key_spent` answers for) and has
     `locked_check` refuse it when its season is closed."""
     # select_for_update serialises writers per game on PostgreSQL; on SQLite the IMMEDIATE
@@ -128,9 +140,9 @@ def games_locked(key: uuid.UUID | None = None, *, by_id: int | None = None) -> Q
     # finality costs no extra query.
     # Whether the game's season is closed comes in the same statement too: every write of a
     # game passes here, so this is the one place a closed season refuses it (SeasonClosed).
-    games = Game.objects.select_for_update(of=("self",)).annotate(
-        **place_annotations(), _season_closed_at=F("season__closed_at")
-    )
+    place = place_annotations()
+    shape = ("games_locked", related, tuple((name, repr(value)) for name, value in place.items()))
+    games = built_once(shape, lambda: _games_locked(place, related))
     if key is not None:
         games = games.annotate(_key_spent=Exists(SpentKey.objects.filter(key=key)))
     if by_id is not None:
@@ -168,11 +180,23 @@ def key_spent_of(game: Game, key: uuid.UUID) -> SpentKey | None:
 def hands_so_far(game: Game, *, rows: bool = True) -> Sequence[Any]:
     """The game's hands in order: Hand rows, or with `rows=False` plain values (`number`,
     `record`, `idempotency_key`, `confirmed_at`, `confirmed_by_name`, read as attributes)
-    for a write whose answer shows no row: model rows cost more to build than the scoring."""
-    hands = game.hands.order_by("number")
+    for a write whose answer shows no row: model rows cost more to build than the scoring.
+    Rows carry `corrected` (changed after they were entered), read in the same statement: the
+    sheet that shows them marks those (`scorecards.table_phone.corrected_numbers`)."""
     if rows:
-        return list(hands)
-    return list(hands.values_list(*HAND_VALUES, named=True))
+        return list(built_once("hands_so_far", _hands_marked).filter(game_id=game.pk))
+    values = built_once(
+        "hands_so_far_values",
+        lambda: Hand.objects.order_by("number").values_list(*HAND_VALUES, named=True),
+    )
+    return list(values.filter(game_id=game.pk))
+
+
+def _hands_marked() -> QuerySet[Hand]:
+    corrected = HandVersion.objects.filter(
+        game_id=OuterRef("game_id"), number=OuterRef("number"), action=HandAction.CORRECT
+    )
+    return Hand.objects.annotate(corrected=Exists(corrected)).order_by("number")
 
 
 HAND_VALUES = ("number", "record", "idempotency_key", "confirmed_at", "confirmed_by_name")
