@@ -140,6 +140,9 @@ def build_season(hands_total: int, tables: int, per_table: int, pool_size: int):
                         winner=score.winner,
                         finish_reason=score.reason or "",
                         finished_at=start + datetime.timedelta(days=night, minutes=table),
+                        # As every game started in the app (`game_start`: the day it is
+                        # played); only a game imported without a date has none.
+                        played_on=(start + datetime.timedelta(days=night)).date(),
                         scores=list(score.scores),
                         target=score.target,
                         hand_count=len(sequence),
