@@ -1,7 +1,7 @@
 """Scoring stored games for their summaries by the engine's fast path for whole records
 (`scorecards.rules.record_quick`): each game's hands are read as the dicts they are stored as
 and scored in one pass, with no HandInput or HandScore built; what a summary needs of the
-result (`summaries.game_counters`, `derived.game_outcome`) is read off the engine's
+result (`game_counters`, `derived.game_outcome`) is read off the engine's
 `kaiser-result/1` document.
 
 Like the fast path itself, this only accepts: a game it does not take (a pot to account for,
@@ -17,9 +17,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from leagues.standings.derived import BATCH, LeftOut, games_scored
+from leagues.standings.derived import BATCH, COUNTERS, KAISER_KINDS, LeftOut, games_scored
 from scorecards.models import Game
-from scorecards.rules import Rules, rules_build
+from scorecards.rules import NO_TRUMP_KINDS, GameScore, PotAccount, Rules, rules_build
 from scorecards.rules.record_quick import record_quick
 from scorecards.selectors import games_records_stream, games_seats, games_where
 
@@ -27,26 +27,82 @@ from scorecards.selectors import games_records_stream, games_seats, games_where
 _NAMES = tuple(str(seat) for seat in range(32))
 
 
+# What a summary reads of a played hand (one not thrown in): its bidder, the bidding side,
+# whether the bid was made and its kind (`HandScore`'s fields of the same names).
+PlayedHand = tuple[int, int, bool, str | None]
+
+
 @dataclass(frozen=True, slots=True)
-class QuickHand:
-    """What a summary reads of one scored hand (`HandScore`'s fields of the same names)."""
-
-    thrown_in: bool
-    bidder: int | None
-    side: int | None
-    made: bool
-    kind: str | None
-
-
-@dataclass(frozen=True)
 class QuickScore:
-    """What a summary reads of a scored game (`GameScore`'s fields of the same names)."""
+    """What a summary reads of a scored game (`GameScore`'s fields of the same names; `hands`
+    are the document's, every one, and `played` what is read of those played)."""
 
     rules: Rules
-    hands: Sequence[QuickHand]
+    hands: Sequence[Any]
+    played: Sequence[PlayedHand]
     scores: Sequence[int]
     finished: bool
     winner: int | None
+
+
+def played_hands(score: GameScore | QuickScore) -> Sequence[PlayedHand]:
+    """What a summary reads of each played hand of `score`, in order."""
+    if isinstance(score, QuickScore):
+        return score.played
+    played: list[PlayedHand] = []
+    for hand in score.hands:
+        if hand.thrown_in:
+            continue
+        # A hand that was played has a bidder and a bidding side (HandScore).
+        assert hand.bidder is not None and hand.side is not None
+        played.append((hand.bidder, hand.side, bool(hand.made), hand.kind))
+    return played
+
+
+def game_counters(
+    score: GameScore | QuickScore, counts: bool, winner: int | None, pot: PotAccount | None
+) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
+    """The named counters (`derived.COUNTERS`) of a scored game, by seat and by side: what it
+    adds to the figures of whoever sat there. `counts` and `winner` are its outcome
+    (`derived.game_outcome`); `pot` the engine's pot account (None: the game keeps no pot)."""
+    rules = score.rules
+    side_of = [rules.side_of(seat) for seat in range(rules.seats)]
+    # Tallied by seat (a bid is its bidder's) and by side (a set is the bidding side's), then
+    # written into the rows once.
+    attempted, made, no_trump, kaisers = ([0] * rules.seats for _ in range(4))
+    set_on = [0] * rules.side_count
+    played = played_hands(score)
+    for bidder, side, bid_made, kind in played:
+        attempted[bidder] += 1
+        if bid_made:
+            made[bidder] += 1
+            no_trump[bidder] += kind in NO_TRUMP_KINDS
+            kaisers[bidder] += kind in KAISER_KINDS
+        else:
+            set_on[side] += 1
+    sides = []
+    for side in range(rules.side_count):
+        row = dict.fromkeys(COUNTERS, 0)
+        row["games"] = int(counts)
+        row["wins"] = int(counts and winner == side)
+        row["draws"] = int(counts and winner is None)
+        row["hands"] = len(played)
+        row["times_set"] = set_on[side]
+        sides.append(row)
+    seats = []
+    for seat in range(rules.seats):
+        row = dict(sides[side_of[seat]])
+        row["bids_attempted"] = attempted[seat]
+        row["bids_made"] = made[seat]
+        row["nt_bids_made"] = no_trump[seat]
+        row["kaisers"] = kaisers[seat]
+        row["pot_balance"] = pot.balance[seat] if pot is not None else 0
+        seats.append(row)
+    for seat, row in enumerate(seats):
+        side_row = sides[side_of[seat]]
+        for name in ("bids_attempted", "bids_made", "nt_bids_made", "kaisers", "pot_balance"):
+            side_row[name] += row[name]
+    return seats, sides
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,17 +184,14 @@ def _score(game: Game | GameRow, records: list[Any], rules_read: _RulesRead) -> 
     sides = [[int(name) for name in side] for side in document["sides"]]
     if sides != [list(side) for side in rules.sides]:
         return None
+    hands = document["hands"]
     return QuickScore(
         rules,
+        hands,
         [
-            QuickHand(
-                hand["thrown_in"],
-                hand.get("bidder"),
-                hand.get("side"),
-                bool(hand["made"]),
-                hand.get("kind"),
-            )
-            for hand in document["hands"]
+            (hand["bidder"], hand["side"], bool(hand["made"]), hand["kind"])
+            for hand in hands
+            if not hand["thrown_in"]
         ],
         document["scores"],
         document["finished"],

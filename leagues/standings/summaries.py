@@ -32,16 +32,15 @@ from leagues.clubs.models import Club, Player, Season
 from leagues.standings.derived import (
     BATCH,
     COUNTERS,
-    KAISER_KINDS,
     GameResult,
     LeftOut,
     counted_games_qs,
     game_outcome,
 )
 from leagues.standings.models import GameSummary
-from leagues.standings.scoring import GameRow, QuickScore, RulesText, games_scored_fast
+from leagues.standings.scoring import GameRow, RulesText, game_counters, games_scored_fast
 from scorecards.models import Game
-from scorecards.rules import NO_TRUMP_KINDS, GameScore, Pot, PotAccount, pot_account
+from scorecards.rules import Pot, pot_account
 from scorecards.selectors import game_last_change, games_where
 
 log = logging.getLogger(__name__)
@@ -101,47 +100,6 @@ def game_version(
         f"v{SUMMARY_FORMAT}/{updated_at.timestamp():.6f}/{last_change or 0}/{hand_count}"
         f"/{first_dealer}/{rules:x}/{finish_reason or '-'}/{pot}"
     )
-
-
-def game_counters(
-    score: GameScore | QuickScore, counts: bool, winner: int | None, pot: PotAccount | None
-) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
-    """The named counters (`derived.COUNTERS`) of a scored game, by seat and by side: what it
-    adds to the figures of whoever sat there. `counts` and `winner` are its outcome
-    (`derived.game_outcome`); `pot` the engine's pot account (None: the game keeps no pot)."""
-    rules = score.rules
-    side_of = [rules.side_of(seat) for seat in range(rules.seats)]
-    sides = []
-    for side in range(rules.side_count):
-        row = dict.fromkeys(COUNTERS, 0)
-        row["games"] = int(counts)
-        row["wins"] = int(counts and winner == side)
-        row["draws"] = int(counts and winner is None)
-        sides.append(row)
-    seats = [dict(sides[side_of[seat]]) for seat in range(rules.seats)]
-    played = 0
-    for hand in score.hands:
-        if hand.thrown_in:
-            continue
-        played += 1
-        # A hand that was played has a bidder and a bidding side (HandScore).
-        assert hand.bidder is not None and hand.side is not None
-        if not hand.made:
-            for seat, side in enumerate(side_of):
-                seats[seat]["times_set"] += side == hand.side
-            sides[hand.side]["times_set"] += 1
-        for row in (seats[hand.bidder], sides[side_of[hand.bidder]]):
-            row["bids_attempted"] += 1
-            if hand.made:
-                row["bids_made"] += 1
-                row["nt_bids_made"] += hand.kind in NO_TRUMP_KINDS
-                row["kaisers"] += hand.kind in KAISER_KINDS
-    for seat, row in enumerate(seats):
-        row["pot_balance"] = pot.balance[seat] if pot is not None else 0
-        sides[side_of[seat]]["pot_balance"] += row["pot_balance"]
-    for row in (*seats, *sides):
-        row["hands"] = played
-    return seats, sides
 
 
 def _summary_of(game: Game | GameRow, version: str, players: tuple, score: Any) -> GameSummary:
