@@ -78,9 +78,12 @@ def game_now_of(
 ) -> GameNow:
     """`game_now` read from a game row (its season read with it) and its `hands` in order
     (None: only the count on the row is known, the last hand taken as unconfirmed)."""
-    season = game.season if game.season_id is not None else None
-    closed_at = getattr(game, "_season_closed_at", None)
-    season_closed = closed_at is not None or (season is not None and season.closed_at is not None)
+    if hasattr(game, "_season_closed_at"):
+        # Read with the game (a write's locked read): the season row is not needed.
+        season_closed = game._season_closed_at is not None
+    else:
+        season = game.season if game.season_id is not None else None
+        season_closed = season is not None and season.closed_at is not None
     last = hands[-1] if hands else None
     confirmed_by = None
     if last is not None and last.confirmed_at is not None:

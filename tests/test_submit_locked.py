@@ -97,6 +97,8 @@ def test_one_read_of_the_game_for_a_new_hand_a_repeat_and_a_spent_key(game, bob,
             == 201
         )
     assert _game_reads(queries) == 1
+    # The season's state comes with the game's locked read: its row is not read.
+    assert "SELECT leagues_season" not in _kinds(_statements(queries))
     with CaptureQueriesContext(connection) as queries:
         again = client.post(reverse("hand_submit", args=[game.pk]), data, headers=JSON)
     assert again.status_code == 200 and again.json()["status"] == "duplicate"
