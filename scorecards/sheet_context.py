@@ -227,7 +227,8 @@ def sheet_context(
         else "",
         "game_over": winner_text(score, sides),
         "corrected": corrected,
-        "sheet_texts": sheet_texts(),
+        # Drawn by the whole page only (the template calls it).
+        "sheet_texts": sheet_texts,
         "needs_confirming": needs_confirming,
         "unconfirmed": needs_confirming and unconfirmed,
         "confirm": confirm,
@@ -260,9 +261,10 @@ def sheet_context(
 
 
 def _with_fields(entry: dict[str, Any]) -> dict[str, Any]:
-    """The entry with its blank tap fields drawn (`fields_html`, see scorecards.entry_fields);
-    a form re-shown with values or errors has none and the template draws it."""
-    entry["fields_html"] = blank_fields_html(entry)
+    """The entry with its blank tap fields (`fields_html`, see scorecards.entry_fields), drawn
+    when a template first shows them (a hand's small answer shows none); a form re-shown with
+    values or errors has none and the template draws it."""
+    entry["fields_html"] = functools.cache(lambda: blank_fields_html(entry))
     return entry
 
 
