@@ -9,10 +9,10 @@ under 200 ms, and that rate per core of the web processes, in an open-loop step 
 Each step offers submits at a fixed rate for `--step` seconds (8; 3 with BENCH_QUICK=1),
 whatever the answers' pace (open loop: a submit is due at its time and its latency counts from
 then, so a server falling behind shows in the figures rather than slowing the offer). The rate
-steps up (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 80, 96, 128 hands/s) until a step's p95 reaches
-200 ms or a submit fails (`capacity.<vendor>.limit_reached` 1); when the last step still holds,
-the figures are a floor, not the server's limit (0). Every submit is the real one,
-`POST /games/<id>/hands/` with `Accept: application/json` and an idempotency key, sent by a
+steps up (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 80, 96, 128, 192, 256 hands/s) until a step's
+p95 reaches 200 ms or a submit fails (`capacity.<vendor>.limit_reached` 1); when the last
+step still holds, the figures are a floor, not the server's limit (0). Every submit is the real
+one, `POST /games/<id>/hands/` with `Accept: application/json` and an idempotency key, sent by a
 table's phone holding the table link's session; a table has one hand in flight at a time, its
 game's hands in order, and moves to a new game when its game is over (the games are started,
 and their phones join, between steps: the steps time hands only). Up to `--tables` tables play
@@ -72,7 +72,7 @@ from bench.night_plan import (
 from bench.proc_cpu import postgres_cpu_seconds, tree_cpu_seconds
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
-RATES = (2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 80.0, 96.0, 128.0)
+RATES = (2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0, 80.0, 96.0, 128.0, 192.0, 256.0)
 P95_LIMIT = 0.200  # seconds
 SUBMIT_TIMEOUT = 15.0
 JSON = {"Accept": "application/json"}
