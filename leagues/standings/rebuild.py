@@ -21,7 +21,6 @@ from leagues.clubs.models import Club, Season
 from leagues.standings.delta import standings_update
 from leagues.standings.derived import PLAYER_ONLY, LeftOut, standings_compute
 from leagues.standings.models import (
-    GameSummary,
     PartnershipStanding,
     PlayerStanding,
     RatingSnapshot,
@@ -34,6 +33,7 @@ from leagues.standings.nights import NIGHT_FIGURES, nights_compute, season_night
 from leagues.standings.ratings import ratings_append, ratings_write
 from leagues.standings.rows import newer_snapshot_exists, rows_replace
 from leagues.standings.summaries import (
+    FreshSummary,
     counted_results,
     summaries_of_season_keep,
     summaries_store,
@@ -138,7 +138,7 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
     season = Season.objects.select_related("club").filter(pk=season_id).first()
     if season is None:
         return None
-    fresh: list[GameSummary] = []
+    fresh: list[FreshSummary] = []
     results = counted_results(season.club, season, left_out, fresh)
     players, pairs, game_count, hand_count = standings_compute(results)
     nights = nights_compute(season_nights(season.pk), results)

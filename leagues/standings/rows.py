@@ -31,7 +31,7 @@ def rows_replace(
 
     `build(key, figures)` makes a new row; or, when `fixed` is given ({field: value}, what
     every row of `queryset` shares), a new row is `fixed`, its key fields and its figures, and
-    numbers alone (`_rows_insert`)."""
+    nothing else (written with no model built: `_rows_insert`)."""
     fields = tuple(fields)
     width = len(key)
     existing: dict[Any, int] = {}
@@ -62,7 +62,7 @@ def rows_replace(
     return True
 
 
-# Columns whose values go to SQLite as Python gives them: no conversion to make.
+# Columns whose values go to SQLite as Python gives them: nothing to convert.
 _PLAIN_TYPES = frozenset(
     (
         "IntegerField",
@@ -85,12 +85,12 @@ def _rows_insert(
     keys: list[Any],
     wanted: dict[Any, dict],
 ) -> bool:
-    """Insert the rows `keys` of `wanted` (`fixed`, the key, the figures `fields`: numbers and
-    ids) as one prepared statement run over plain tuples, on SQLite: a season rebuilt from
-    nothing writes thousands of rows (a row per partnership), and building a model and the
-    ORM's statement for each cost more than computing them. Returns False, having written
-    nothing, where it does not apply (another database, a field of another kind, a column left
-    to its default, a row with other figures than `fields`): `bulk_create` writes them then."""
+    """Insert the rows `keys` of `wanted` (`fixed`, the key, the figures `fields`) as one
+    prepared statement run over plain values, on SQLite: a season rebuilt from nothing writes
+    thousands of rows (a row per partnership), and building a model and the ORM's statement
+    for each cost more than computing them. Returns False, having written nothing, where it
+    does not apply (another database, a column left to its default, a row with other figures
+    than `fields`): `bulk_create` writes them then."""
     if connection.vendor != "sqlite":
         return False
     meta = model._meta
@@ -99,15 +99,22 @@ def _rows_insert(
     if set(names) != settable.keys() or len(names) != len(settable):
         return False  # a column named otherwise, or left to its default: the ORM knows it
     columns = [settable[name] for name in names]
-    if any(field.get_internal_type() not in _PLAIN_TYPES for field in columns):
-        return False
+    # Numbers and ids go as Python gives them; any other column as the ORM writes it.
+    other = [
+        (place, field)
+        for place, field in enumerate(columns)
+        if field.get_internal_type() not in _PLAIN_TYPES
+    ]
     shared, figure_names = tuple(fixed.values()), set(fields)
-    rows = []
+    rows: list[list[Any]] = []
     for k in keys:
         figures = wanted[k]
         if figures.keys() != figure_names:
             return False
-        rows.append((*shared, *((k,) if len(key) == 1 else k), *map(figures.__getitem__, fields)))
+        row = [*shared, *((k,) if len(key) == 1 else k), *map(figures.__getitem__, fields)]
+        for place, field in other:
+            row[place] = field.get_db_prep_save(row[place], connection)
+        rows.append(row)
     quote = connection.ops.quote_name
     sql = (
         f"INSERT INTO {quote(meta.db_table)} "

@@ -21,8 +21,8 @@ from __future__ import annotations
 import json
 import logging
 import zlib
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import QuerySet, TextField
@@ -102,24 +102,39 @@ def game_version(
     )
 
 
-def _summary_of(game: Game | GameRow, version: str, players: tuple, score: Any) -> GameSummary:
+class FreshSummary(NamedTuple):
+    """A summary computed again and not stored yet: `GameSummary`'s fields as plain values
+    (its game's id, then `_SUMMARY_FIELDS` in order), with no model built for each game."""
+
+    game_id: int
+    version: str
+    players: list[int | None]
+    sides: list[list[int]]
+    winner: int | None
+    scores: list[int]
+    hands: int
+    seat_counts: list[dict[str, int]]
+    side_counts: list[dict[str, int]]
+
+
+def _summary_of(game: Game | GameRow, version: str, players: tuple, score: Any) -> FreshSummary:
     counts, winner = game_outcome(score, game.finish_reason)
     pot = None if game.pot_per_set is None else pot_account(score, Pot(per_set=game.pot_per_set))
     seat_counts, side_counts = game_counters(score, counts, winner, pot)
-    return GameSummary(
-        game_id=game.pk,
-        version=version,
-        players=list(players),
-        sides=[list(side) for side in score.rules.sides],
-        winner=winner,
-        scores=list(score.scores),
-        hands=len(score.hands),
-        seat_counts=seat_counts,
-        side_counts=side_counts,
+    return FreshSummary(
+        game.pk,
+        version,
+        list(players),
+        [list(side) for side in score.rules.sides],
+        winner,
+        list(score.scores),
+        len(score.hands),
+        seat_counts,
+        side_counts,
     )
 
 
-def summaries_store(summaries: list[GameSummary]) -> None:
+def summaries_store(summaries: Sequence[GameSummary | FreshSummary]) -> None:
     """Insert or replace the summaries (one per game). Never raises for a game deleted
     meanwhile: its summary is simply not kept (the rebuild still used it, as it read it)."""
     if not summaries:
@@ -130,7 +145,12 @@ def summaries_store(summaries: list[GameSummary]) -> None:
                 _summaries_upsert(summaries)
             else:
                 GameSummary.objects.bulk_create(
-                    summaries,
+                    [
+                        GameSummary(**summary._asdict())
+                        if isinstance(summary, FreshSummary)
+                        else summary
+                        for summary in summaries
+                    ],
                     batch_size=500,
                     update_conflicts=True,
                     unique_fields=["game"],
@@ -143,7 +163,7 @@ def summaries_store(summaries: list[GameSummary]) -> None:
 _JSON_FIELDS = frozenset(("players", "sides", "scores", "seat_counts", "side_counts"))
 
 
-def _summaries_upsert(summaries: list[GameSummary]) -> None:
+def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
     """`bulk_create(update_conflicts=True)` as one prepared statement run over plain tuples
     (SQLite, where the JSON columns are text as `json.dumps` writes them): a rebuild from
     nothing writes a summary per game, and building the ORM's statement for each batch cost
@@ -235,7 +255,7 @@ def counted_results(
     club: Club,
     season: Season | None = None,
     left_out: list[LeftOut] | None = None,
-    fresh_out: list[GameSummary] | None = None,
+    fresh_out: list[Any] | None = None,
 ) -> list[GameResult]:
     """The results of the games that count (`counted_games_qs`) for `club` (and `season`), in
     game order (`derived.game_order`), each read from its summary: the same figures the engine
@@ -249,9 +269,9 @@ def counted_results(
     constant number of queries whatever the number of games (more only for games whose summary
     is recomputed: a few per 500 of them).
 
-    `fresh_out`: the summaries computed again are appended to it instead of stored, for the
-    caller to store with the rows they make (a season's stored summaries are what its standings
-    rows count: `summaries_of_season_keep`)."""
+    `fresh_out`: the summaries computed again (`FreshSummary`) are appended to it instead of
+    stored, for the caller to store with the rows they make (a season's stored summaries are
+    what its standings rows count: `summaries_of_season_keep`)."""
     rows = list(
         games_versioned(counted_games_qs(club, season)).values_list(
             "pk",
@@ -288,7 +308,7 @@ def counted_results(
         else:
             fresh_out.extend(fresh)
         for summary in fresh:
-            summaries[summary.game_id] = {name: getattr(summary, name) for name in _SUMMARY_FIELDS}
+            summaries[summary.game_id] = dict(zip(_SUMMARY_FIELDS, summary[1:], strict=True))
     if fresh_out is None or season is None:
         # (A season's rebuild drops them with every summary its rows leave out, when it
         # stores the fresh ones: `summaries_of_season_keep`.)
@@ -303,7 +323,7 @@ def counted_results(
 
 def summaries_now(
     season: Season, ids: list[int], left_out: list[LeftOut]
-) -> tuple[dict[int, dict], list[GameSummary]]:
+) -> tuple[dict[int, dict], list[FreshSummary]]:
     """The summaries of those of games `ids` of `season` that count now (`counted_games_qs`),
     as dicts of their fields ({game id: summary}), and the ones computed again (not stored:
     the caller stores them with the rows they change). Games the engine raises on are noted
