@@ -138,3 +138,13 @@ def test_a_refused_hand_is_still_named_and_writes_nothing(game, as_bob) -> None:
     assert answer.status_code == 422
     assert _written() == before
     assert Game.objects.get(pk=game.pk).hand_count == 0
+
+
+def test_an_htmx_answer_in_a_season_reads_the_game_once_and_no_season(game, as_bob) -> None:
+    assert submit(as_bob, game, headers=HTMX).status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        assert submit(as_bob, game, headers=HTMX, number=2).status_code == 200
+    kinds = _kinds(_statements(queries))
+    assert kinds.count("SELECT scorecards_game") == 1, kinds
+    assert "SELECT leagues_season" not in kinds and "SELECT leagues_club" not in kinds, kinds
+    assert "SELECT scorecards_handversion" not in kinds, kinds

@@ -122,16 +122,16 @@ class HandRecorded:
 def _games_locked(place: dict[str, Any], related: bool) -> QuerySet[Game]:
     games = Game.objects.select_for_update(of=("self",))
     if related:
-        games = games.select_related("club", "season")
+        games = games.select_related("club")
     return games.annotate(**place, _season_closed_at=F("season__closed_at"))
 
 
 def games_locked(
     key: uuid.UUID | None = None, *, by_id: int | None = None, related: bool = False
 ) -> QuerySet[Game]:
-    """The games as a write reads them, each locked (`game_locked`), with their club and
-    season when `related`: for a caller that adds its own columns to the same statement (the
-    hand submit's access check). The caller sets
+    """The games as a write reads them, each locked (`game_locked`), with their club when
+    `related` (the season's closing is read with them in any case): for a caller that adds
+    its own columns to the same statement (the hand submit's access check). The caller sets
     `_key_asked` on the row read to `key` (what its `_key_spent` answers for) and has
     `locked_check` refuse it when its season is closed."""
     # select_for_update serialises writers per game on PostgreSQL; on SQLite the IMMEDIATE
