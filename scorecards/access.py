@@ -81,6 +81,14 @@ class GameAccess:
         return self.can(HAND_CORRECT)
 
 
+@dataclass(frozen=True)
+class Locking:
+    """Read the game for a write, locked in the caller's transaction (`games_locked`), asking
+    whether `key` is spent."""
+
+    key: uuid.UUID | None = None
+
+
 def _game_with_membership(
     request: HttpRequest,
     game_id: int,
@@ -90,12 +98,13 @@ def _game_with_membership(
     related: bool,
     lock: Locking | None = None,
 ) -> tuple[Game, tuple[str, int | None, int | None] | None]:
-    """The game (with its club and season when `related`), and the signed-in user's standing
-    in its club in the same query: the role (None: not a member), the seat this account
-    claimed and, with `user_seat`, the seat of the user's player. One query (plus one for the
-    seats): each query costs its compilation on every request, and the membership's own query
-    cost more to compile than the three small subqueries that replace it. With `lock`, that
-    query is the write's own locked read (`games_locked`), place included."""
+    """The game (with its club, and its season unless `lock`, when `related`), and the
+    signed-in user's standing in its club in the same query: the role (None: not a member),
+    the seat this account claimed and, with `user_seat`, the seat of the user's player. One
+    query (plus one for the seats): each query costs its compilation on every request, and the
+    membership's own query cost more to compile than the three small subqueries that replace
+    it. With `lock`, that query is the write's own locked read (`games_locked`), place
+    included."""
     user_id: int | None = request.user.pk if request.user.is_authenticated else None
     role = "_role"
     if lock is not None:
@@ -132,14 +141,6 @@ def _game_with_membership(
     if user_id is None or game.club_id is None or member_role is None:
         return game, None
     return game, (member_role, getattr(game, "_seat", None), game._claim)  # type: ignore[attr-defined]
-
-
-@dataclass(frozen=True)
-class Locking:
-    """Read the game for a write, locked in the caller's transaction (`games_locked`), asking
-    whether `key` is spent."""
-
-    key: uuid.UUID | None = None
 
 
 def game_for_member(

@@ -186,8 +186,8 @@ def _hand_try(request: HtmxHttpRequest, game_id: int, *, sheet: bool, locked: bo
 def hand_submit(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Enter the next hand (the contract is in scorecards/handform.py and the README of the
     issue): 201/200/409/422 JSON for the outbox, fragments for htmx, 303 for a plain post."""
-    # Only an htmx answer shows the sheet (its rows, the club's and season's words): JSON and
-    # the plain post's redirect read neither the club, the season nor the hands' rows.
+    # Only an htmx answer shows the sheet (its rows, the club's words): JSON and the plain
+    # post's redirect read neither the club nor the hands' rows.
     sheet = bool(request.htmx) and not wants_json(request)
     try:
         attempt = _hand_try(request, game_id, sheet=sheet, locked=True)
