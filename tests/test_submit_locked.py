@@ -8,7 +8,8 @@ import datetime
 import uuid
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -148,3 +149,12 @@ def test_an_htmx_answer_in_a_season_reads_the_game_once_and_no_season(game, as_b
     assert kinds.count("SELECT scorecards_game") == 1, kinds
     assert "SELECT leagues_season" not in kinds and "SELECT leagues_club" not in kinds, kinds
     assert "SELECT scorecards_handversion" not in kinds, kinds
+
+
+def test_the_service_takes_a_locked_game_only_from_the_locked_read(game) -> None:
+    plain = Game.objects.get(pk=game.pk)
+    with pytest.raises(TransactionManagementError):
+        hand_record(game=plain, hand=HandInput(thrown_in=True), locked=True)
+    with pytest.raises(TransactionManagementError), transaction.atomic():
+        hand_record(game=plain, hand=HandInput(thrown_in=True), locked=True)
+    assert not Hand.objects.exists()

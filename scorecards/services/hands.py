@@ -192,8 +192,9 @@ def hand_record(
         rows=rows,
     )
     if locked:
-        if not transaction.get_connection().in_atomic_block:
-            raise transaction.TransactionManagementError("a locked game needs its transaction")
+        if not transaction.get_connection().in_atomic_block or not hasattr(game, "_key_asked"):
+            # Only a read by `games_locked` carries the season's closing and the lock.
+            raise transaction.TransactionManagementError("a locked game is read and locked first")
         locked_check(game)
         return append(game)
     try:
