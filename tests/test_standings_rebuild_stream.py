@@ -76,3 +76,19 @@ def test_games_read_as_values_give_the_summaries_of_the_models(games, monkeypatc
     # The pot and the hands out of their place are the general path's.
     assert with_pot.pk in general and gap.pk in general
     assert common.pk not in general and last.pk not in general
+
+
+def test_games_read_by_their_query_are_those_read_by_their_ids(games, club, players):
+    common, with_pot, gap, empty, last = games
+    # Another game of the club, in the query but not to score: passed over.
+    other = play(club, None, list(players), GAME_1)
+    chosen = [_row(game) for game in (last, gap, common, empty, with_pot)]
+    left_by_ids: list = []
+    by_ids = _summaries(scoring.games_scored_fast(chosen, left_by_ids))
+    left_among: list = []
+    among = _summaries(
+        scoring.games_scored_among(chosen, Game.objects.filter(club=club), left_among)
+    )
+    assert among == by_ids
+    assert left_among == left_by_ids
+    assert other.pk not in among

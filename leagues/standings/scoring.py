@@ -17,6 +17,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
+
 from leagues.standings.derived import BATCH, COUNTERS, KAISER_KINDS, LeftOut, games_scored
 from scorecards.models import Game
 from scorecards.rules import NO_TRUMP_KINDS, GameScore, PotAccount, Rules, rules_build
@@ -229,30 +231,50 @@ def games_scored_fast(
     three more for the games it does not take."""
     for start in range(0, len(games), BATCH):
         batch = games[start : start + BATCH]
-        by_id = {game.pk: game for game in batch}
-        ids = list(by_id)
-        seats = games_seats(ids)
-        rules_read = _RulesRead()
-        refused: set[int] = set()
-        for game_id, records in games_records_stream(ids):
-            game = by_id.pop(game_id)
-            score = None if records is None else _score(game, records, rules_read)
+        yield from _scored_together(batch, left_out, [game.pk for game in batch])
+
+
+def games_scored_among(
+    games: Sequence[Game | GameRow], among: QuerySet[Game], left_out: list[LeftOut] | None = None
+) -> Iterator[tuple[Game | GameRow, tuple[int | None, ...], Any]]:
+    """`games_scored_fast`, their seats and hands read by `among`, a query of games that holds
+    every one of `games` (their season's, when most of its games are to score): two queries in
+    all, with no id sent, its other games passed over."""
+    return _scored_together(games, left_out, among)
+
+
+def _scored_together(
+    games: Sequence[Game | GameRow],
+    left_out: list[LeftOut] | None,
+    source: QuerySet[Game] | list[int],
+) -> Iterator[tuple[Game | GameRow, tuple[int | None, ...], Any]]:
+    """`games_scored_fast` of `games`, their seats and hands read by `source` (their ids, or a
+    query of games holding them)."""
+    by_id = {game.pk: game for game in games}
+    seats = games_seats(source)
+    rules_read = _RulesRead()
+    refused: set[int] = set()
+    for game_id, records in games_records_stream(source):
+        game = by_id.pop(game_id, None)
+        if game is None:
+            continue  # another game of `source`
+        score = None if records is None else _score(game, records, rules_read)
+        if score is None:
+            refused.add(game_id)
+            continue
+        by_seat = seats[game_id]
+        yield game, tuple(by_seat.get(seat) for seat in range(score.rules.seats)), score
+    # Those left in `by_id` have no hand.
+    slow = []
+    for game in games:
+        if game.pk in refused:
+            slow.append(game)
+        elif game.pk in by_id:
+            score = _score(by_id.pop(game.pk), [], rules_read)
             if score is None:
-                refused.add(game_id)
-                continue
-            by_seat = seats[game_id]
-            yield game, tuple(by_seat.get(seat) for seat in range(score.rules.seats)), score
-        # Those left in `by_id` have no hand.
-        slow = []
-        for game in batch:
-            if game.pk in refused:
                 slow.append(game)
-            elif game.pk in by_id:
-                score = _score(by_id.pop(game.pk), [], rules_read)
-                if score is None:
-                    slow.append(game)
-                    continue
-                by_seat = seats[game.pk]
-                yield game, tuple(by_seat.get(seat) for seat in range(score.rules.seats)), score
-        if slow:
-            yield from games_scored(_models_of(slow), left_out)
+                continue
+            by_seat = seats[game.pk]
+            yield game, tuple(by_seat.get(seat) for seat in range(score.rules.seats)), score
+    if slow:
+        yield from games_scored(_models_of(slow), left_out)
