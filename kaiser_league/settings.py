@@ -154,17 +154,10 @@ else:
                 # instead of one failing with "database is locked" half-way through a hand.
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
-                "init_command": (
-                    "PRAGMA journal_mode=WAL;"
-                    "PRAGMA synchronous=NORMAL;"
-                    "PRAGMA foreign_keys=ON;"
-                    "PRAGMA busy_timeout=20000;"
-                    # 32 MiB of pages kept per connection (connections live CONN_MAX_AGE),
-                    # not SQLite's 2 MiB: a season's games are spread over its file, and
-                    # reading a player's games from the system one page at a time cost more
-                    # than the query (a season of 500,000 hands is some 170 MB).
-                    "PRAGMA cache_size=-32768;"
-                ),
+                # cache_size: 32 MiB of pages a connection (it lives CONN_MAX_AGE), not 2: a
+                # big season's games lie all over its file (see bench/RESULTS.md).
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                " PRAGMA foreign_keys=ON; PRAGMA busy_timeout=20000; PRAGMA cache_size=-32768;",
             },
         }
     }

@@ -86,8 +86,7 @@ class Game(models.Model):
         "clubs.Season", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
     )
     table_label = models.CharField(_("table"), max_length=40, blank=True)
-    # Every setting, frozen when the game starts (Rules.as_dict()): a later change to the season's
-    # rules never re-scores a game already played.
+    # Every setting, frozen at the start (Rules.as_dict()): a season's later rules re-score nothing.
     rules = models.JSONField(_("rules"))
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"), default=0)
     # Table habits of the record's top level (scorecards/habits.py); no score depends on them.
@@ -154,12 +153,10 @@ class Game(models.Model):
                 name="game_abandoned_has_reason",
             ),
         ]
-        indexes = [
-            models.Index(fields=["club", "status", "-finished_at"]),
-            # The games of a season (of a club) changed since a time: what the standings'
-            # update by one game and the ratings' append look for, in a season of any size.
-            models.Index(fields=["season", "updated_at"], name="game_season_changed"),
-            models.Index(fields=["club", "updated_at"], name="game_club_changed"),
+        # On (season or club, updated_at): the games changed since a time, whatever the size.
+        indexes = [models.Index(fields=["club", "status", "-finished_at"])] + [
+            models.Index(fields=[f, "updated_at"], name=f"game_{f}_changed")
+            for f in ("season", "club")
         ]
 
     def __str__(self) -> str:
@@ -186,8 +183,7 @@ class Game(models.Model):
         """Whether the game's club asks the other side to confirm each of its hands: its club
         has confirmation on, and the game was not finished before it was turned on (games
         finished before keep counting as they did). The club half of
-        `GameQuerySet.awaiting_confirmation`, read from the loaded club (no query once the club
-        is loaded)."""
+        `GameQuerySet.awaiting_confirmation`, read from the loaded club (no query then)."""
         club = self.club
         if club is None or not club.hands_need_confirmation:
             return False
@@ -308,10 +304,8 @@ class HandAction(models.TextChoices):
 
 
 class HandVersion(models.Model):
-    """The trace of every change to a game's hands: who, when, before and after.
-
-    Keyed by game and hand number rather than by Hand row, so an undone hand keeps its history.
-    """
+    """The trace of every change to a game's hands: who, when, before and after. Keyed by
+    game and hand number rather than by Hand row, so an undone hand keeps its history."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hand_versions")
     number = models.PositiveIntegerField()

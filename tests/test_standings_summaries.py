@@ -12,6 +12,7 @@ import random
 from collections import defaultdict
 
 import pytest
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -49,6 +50,10 @@ FIGURES = PlayerStanding.FIGURES
 # to the engine at each rebuild, counted hand by hand. Kept here as the reference.
 def _reference_count(figures: Figures, game: CountedGame, seats: tuple, side: int) -> None:
     score = game.score
+    # The day a game counts on: its own, else the day it finished where the club is.
+    played_on = Game.objects.get(pk=game.game_id).played_on
+    day = played_on or timezone.localtime(game.finished_at).date()
+    figures.last_played = max(filter(None, (figures.last_played, day)))
     won = score.winner == side
     figures.games += 1
     figures.wins += won

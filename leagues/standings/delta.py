@@ -31,7 +31,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from leagues.clubs.models import Player, Season
-from leagues.standings.derived import COUNTERS, PLAYER_ONLY, LeftOut, game_order
+from leagues.standings.derived import COUNTERS, PLAYER_ONLY, LeftOut, game_day_of, game_order
 from leagues.standings.models import (
     GameSummary,
     PartnershipStanding,
@@ -184,7 +184,7 @@ def _rows_apply(
     else:
         values = found.filter(player_id__in=list(deltas)).values_list("pk", "player_id", *sums)
         rows = {row[1]: (row[0], row[2:]) for row in values}
-    streaks = _streaks(season, list(deltas))
+    streaks, days = _streaks(season, list(deltas))
     gone: list[int] = []
     new = []
     for key, delta in deltas.items():
@@ -198,6 +198,7 @@ def _rows_apply(
             continue
         _derived(figures)
         figures["streak"] = streaks.get(key, 0)
+        figures["last_played"] = days.get(key)
         if pk is not None:
             model.objects.filter(pk=pk).update(**figures)
         elif pairs:
@@ -228,10 +229,11 @@ def _result_of(summary: Mapping[str, Any], together: tuple[int, ...]) -> tuple[b
     return False, None
 
 
-def _streaks(season: Season, keys: list[Any]) -> dict[Any, int]:
-    """The streaks of players (ids) or partnerships (pairs of ids) as `derived.Figures.as_row`
-    reads them, from the season's stored summaries (what the rows count): their games, latest
-    first, read a few at a time from the players' seats until every run has ended. The
+def _streaks(season: Season, keys: list[Any]) -> tuple[dict[Any, int], dict[Any, Any]]:
+    """The streaks and the days last played of players (ids) or partnerships (pairs of ids) as
+    `derived.Figures.as_row` reads them, from the season's stored summaries (what the rows
+    count): their games, latest first, read a few at a time from the players' seats until
+    every run has ended (a run's first game is the latest). The
     players share one walk; a partnership walks the games where both sat (a pair that rarely
     plays together reads its few games, not every game of either partner)."""
     players = [key for key in keys if isinstance(key, int)]
@@ -240,22 +242,28 @@ def _streaks(season: Season, keys: list[Any]) -> dict[Any, int]:
         walks.append((players, False, players))
     walks.extend((list(key), True, [key]) for key in keys if not isinstance(key, int))
     runs: dict[Any, int] = {}
+    days: dict[Any, Any] = {}
     for ids, together, walked in walks:
         order = games_seated_ordered(
             season.pk, ids, game_order("game__", latest_first=True), together=together
         )
-        runs.update(_runs(order, walked))
-    return runs
+        walk_runs, walk_days = _runs(order, walked)
+        runs.update(walk_runs)
+        days.update(walk_days)
+    return runs, days
 
 
-def _runs(games: Any, keys: list[Any]) -> dict[Any, int]:
-    """The runs of `keys` walking `games` (game ids, latest first, a game perhaps repeated)."""
+def _runs(games: Any, keys: list[Any]) -> tuple[dict[Any, int], dict[Any, Any]]:
+    """The runs of `keys` and the days of their latest games, walking `games` ((game id, day
+    played, finished time), latest first, a game perhaps repeated)."""
     members = {key: (key,) if isinstance(key, int) else tuple(key) for key in keys}
     runs: dict[Any, int] = dict.fromkeys(keys, 0)
     last: dict[Any, bool | None] = {}
     open_ = set(keys)
     seen: set[int] = set()
-    order: list[int] = []
+    order: list[tuple[Any, ...]] = []
+    day_of: dict[int, Any] = {}
+    days: dict[Any, Any] = {}
     start = 0
     while open_:
         if start >= len(order):
@@ -267,7 +275,9 @@ def _runs(games: Any, keys: list[Any]) -> dict[Any, int]:
                 break
         batch = order[start : start + _STREAK_STEP]
         start += len(batch)
-        ids = [pk for pk in dict.fromkeys(batch) if pk not in seen]
+        for pk, played_on, finished_at in batch:
+            day_of[pk] = game_day_of(played_on, finished_at)
+        ids = [pk for pk in dict.fromkeys(pk for pk, _played, _finished in batch) if pk not in seen]
         seen.update(ids)
         stored = summaries_stored(ids)
         for pk in ids:
@@ -282,6 +292,7 @@ def _runs(games: Any, keys: list[Any]) -> dict[Any, int]:
                     continue
                 if key not in last:
                     last[key] = result
+                    days[key] = day_of[pk]
                     if result is None:  # the latest game drawn: no run
                         open_.discard(key)
                         continue
@@ -289,7 +300,7 @@ def _runs(games: Any, keys: list[Any]) -> dict[Any, int]:
                     open_.discard(key)
                     continue
                 runs[key] += 1
-    return {key: run if last.get(key) else -run for key, run in runs.items()}
+    return {key: run if last.get(key) else -run for key, run in runs.items()}, days
 
 
 def _night_games(season: Season, ids: list[int]) -> bool:

@@ -70,6 +70,15 @@ def game_day(to_game: str = "") -> Coalesce:
     return Coalesce(F(f"{to_game}played_on"), finished)
 
 
+def game_day_of(
+    played_on: datetime.date | None, finished_at: datetime.datetime | None
+) -> datetime.date | None:
+    """`game_day` of a game read as its two columns."""
+    if played_on is not None or finished_at is None:
+        return played_on
+    return timezone.localtime(finished_at, timezone.get_default_timezone()).date()
+
+
 def game_order(to_game: str = "", *, latest_first: bool = False) -> tuple[OrderBy, ...]:
     """The game order of the standings, streaks and ratings: day (`game_day`), finished time,
     id (`latest_first`: the other way round). `to_game` as `game_day` takes it. A fresh
@@ -191,6 +200,7 @@ class GameResult:
     hands: int  # every hand, throw-ins included
     seat_counts: Sequence[Mapping[str, int]]
     side_counts: Sequence[Mapping[str, int]]
+    day: datetime.date | None = None  # the day it counts on (`game_day`)
 
 
 @dataclass(slots=True)
@@ -207,6 +217,7 @@ class Figures:
     times_set: int = 0
     kaisers: int = 0
     pot_balance: int = 0
+    last_played: datetime.date | None = None
     # Won (True), lost (False) or drawn (None), in game order.
     results: list[bool | None] = field(default_factory=list)
 
@@ -216,6 +227,8 @@ class Figures:
         for name in COUNTERS:
             setattr(self, name, getattr(self, name) + counts[name])
         self.results.append(None if counts["draws"] else bool(counts["wins"]))
+        if game.day is not None and (self.last_played is None or game.day > self.last_played):
+            self.last_played = game.day
         self.points_for += game.scores[side]
         self.points_against += sum(s for other, s in enumerate(game.scores) if other != side)
 
@@ -245,6 +258,7 @@ class Figures:
             "times_set": self.times_set,
             "kaisers": self.kaisers,
             "streak": streak,
+            "last_played": self.last_played,
         }
         if player:
             row["pot_balance"] = self.pot_balance

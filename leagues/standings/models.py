@@ -44,6 +44,9 @@ class StandingFigures(models.Model):
     kaisers = models.PositiveIntegerField(_("kaisers"), default=0)
     # Signed: +3 is three wins in a row, -2 two losses (the latest games of the season).
     streak = models.IntegerField(_("streak"), default=0)
+    # The day of the latest game counted (`derived.game_day`); None only on a line with no
+    # game, or one stored before this figure was (`services.derived_data_stale`).
+    last_played = models.DateField(_("last game"), null=True, blank=True)
 
     FIGURES = (
         "games",
@@ -60,6 +63,7 @@ class StandingFigures(models.Model):
         "times_set",
         "kaisers",
         "streak",
+        "last_played",
     )
 
     class Meta:

@@ -3,13 +3,10 @@ never recompute."""
 
 from __future__ import annotations
 
-import datetime
-from dataclasses import dataclass, field
-from itertools import combinations
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q, QuerySet
-from django.utils import timezone
 
 from kaiser_league.collation import name_key
 from leagues.clubs.models import Club, PlayerMerge, Season
@@ -21,7 +18,6 @@ from leagues.standings.models import (
     RebuildFailure,
     RebuildKind,
 )
-from leagues.standings.summaries import summary_counts, summary_readable
 from scorecards.models import Game, GameStatus
 from scorecards.selectors import games_by_day, games_of_player, games_where
 
@@ -58,51 +54,6 @@ def season_pot_lines(season: Season) -> list[PotLine]:
     rows = season_player_standings(season).values_list("player_id", "player__name", "pot_balance")
     lines = [PotLine(player_id, name, cents) for player_id, name, cents in rows]
     return sorted(lines, key=lambda line: (-line.cents, name_key(line.name)))
-
-
-@dataclass
-class LastPlayed:
-    """The day of the latest counted game of a season, by player id and by partnership (the
-    two player ids, lower first, who sat on one side)."""
-
-    players: dict[int, datetime.date] = field(default_factory=dict)
-    partnerships: dict[tuple[int, int], datetime.date] = field(default_factory=dict)
-
-
-def season_last_played(season: Season) -> LastPlayed:
-    """When each player and partnership of `season` last played a game the standings count
-    (`Game.objects.counted()`, and counted by its summary): the game's `played_on`, or the day
-    it finished (site time zone) when it has none. Read from the standings' own summaries of
-    those games (who sat on which side), like the rest of the page from derived data: no hand is
-    read. A summary not yet computed again for its game's last change still tells who sat where;
-    one of an older format is not read until the next rebuild writes it anew. One query."""
-    last = LastPlayed()
-    zone = timezone.get_default_timezone()
-    names = ("version", "players", "sides", "seat_counts", "side_counts")
-    rows = []
-    for played_on, finished_at, *stored in (
-        games_where(season=season)
-        .counted()
-        .filter(standings_summary__isnull=False)
-        .order_by()
-        .values_list("played_on", "finished_at", *(f"standings_summary__{n}" for n in names))
-    ):
-        summary = dict(zip(names, stored, strict=True))
-        if summary_readable(summary) and summary_counts(summary):
-            rows.append((played_on, finished_at, summary["players"], summary["sides"]))
-    for played_on, finished_at, players, sides in rows:
-        day = played_on or (timezone.localtime(finished_at, zone).date() if finished_at else None)
-        if day is None:
-            continue
-        for player in players:
-            if player is not None and day > last.players.get(player, datetime.date.min):
-                last.players[player] = day
-        for side in sides:
-            ids = sorted(players[seat] for seat in side if seat < len(players) and players[seat])
-            for pair in combinations(ids, 2):
-                if day > last.partnerships.get(pair, datetime.date.min):
-                    last.partnerships[pair] = day
-    return last
 
 
 def club_player_ratings(club: Club) -> QuerySet:

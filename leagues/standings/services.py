@@ -271,7 +271,12 @@ def derived_data_stale() -> tuple[list[int], list[int]]:
     changed = Max("games__updated_at", filter=matters)
     confirmed = Value(None, output_field=DateTimeField())
     older = older_format_summaries()
-    season_older = Exists(older.filter(game__season=OuterRef("pk")))
+    # A line of a season counted by a release that did not keep the day last played (every
+    # line with a game has one): the season is counted again.
+    unfilled = PlayerStanding.objects.filter(games__gt=0, last_played__isnull=True)
+    season_older = Exists(older.filter(game__season=OuterRef("pk"))) | Exists(
+        unfilled.filter(season=OuterRef("pk"))
+    )
     club_older = Exists(older.filter(game__club=OuterRef("pk")))
     season_games = games_where(season=OuterRef("pk"))
     season_rows = PlayerStanding.objects.filter(season=OuterRef("pk"))

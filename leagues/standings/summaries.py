@@ -35,16 +35,11 @@ from leagues.standings.derived import (
     GameResult,
     LeftOut,
     counted_games_qs,
+    game_day,
     game_outcome,
 )
 from leagues.standings.models import GameSummary
-from leagues.standings.scoring import (
-    GameRow,
-    RulesText,
-    game_counters,
-    games_scored_among,
-    games_scored_fast,
-)
+from leagues.standings.scoring import GameRow, RulesText, game_counters, games_scored_fast
 from scorecards.models import Game
 from scorecards.rules import Pot, pot_account
 from scorecards.selectors import game_last_change, games_where
@@ -242,10 +237,11 @@ def summary_counts(summary: Mapping[str, Any]) -> bool:
     return any(row["games"] for row in summary["side_counts"])
 
 
-def _result(game_id: int, finished_at: Any, summary: dict, live: set[int]) -> GameResult:
+def _result(game_id: int, finished_at: Any, day: Any, summary: dict, live: set[int]) -> GameResult:
     return GameResult(
         game_id=game_id,
         finished_at=finished_at,
+        day=day,
         # A player deleted since (the seat kept as a guest) is no longer one.
         players=[player if player in live else None for player in summary["players"]],
         sides=summary["sides"],
@@ -279,14 +275,17 @@ def counted_results(
     stored, for the caller to store with the rows they make (a season's stored summaries are
     what its standings rows count: `summaries_of_season_keep`)."""
     rows = list(
-        games_versioned(counted_games_qs(club, season)).values_list(
+        games_versioned(counted_games_qs(club, season))
+        .annotate(_day=game_day())
+        .values_list(
             "pk",
             "finished_at",
+            "_day",
             *_VERSION_FIELDS,
             *(f"standings_summary__{name}" for name in _SUMMARY_FIELDS),
         )
     )
-    split = 2 + len(_VERSION_FIELDS)
+    split = 3 + len(_VERSION_FIELDS)
     versions: dict[int, str] = {}
     summaries: dict[int, dict] = {}
     # In game order (the rows'): games left out are noted in game order.
@@ -294,28 +293,20 @@ def counted_results(
     rules_read = RulesText()
     for row in rows:
         game_id = row[0]
-        version = game_version(*row[2:split])
+        version = game_version(*row[3:split])
         stored = dict(zip(_SUMMARY_FIELDS, row[split:], strict=True))
         versions[game_id] = version
         if stored["version"] == version and summary_readable(stored):
             summaries[game_id] = stored
         else:
             # The game's columns as `_VERSION_FIELDS` reads them: no model built, no query.
-            _updated, _change, _count, first_dealer, rules_text, reason, pot = row[2:split]
+            _updated, _change, _count, first_dealer, rules_text, reason, pot = row[3:split]
             stale.append(GameRow(game_id, rules_read(rules_text), first_dealer, reason, pot))
-    # Most of the games to score (a season from nothing): read by the games' own query, with
-    # no id sent, in one go.
-    among = games_where(club=club, season=season) if 2 * len(stale) > len(rows) else None
-    step = len(stale) if among is not None else BATCH
-    for start in range(0, len(stale), step):
-        games = stale[start : start + step]
-        scored = (
-            games_scored_fast(games, left_out)
-            if among is None
-            else games_scored_among(games, among, left_out)
-        )
+    for start in range(0, len(stale), BATCH):
+        games = stale[start : start + BATCH]
         fresh = [
-            _summary_of(game, versions[game.pk], players, score) for game, players, score in scored
+            _summary_of(game, versions[game.pk], players, score)
+            for game, players, score in games_scored_fast(games, left_out)
         ]
         if fresh_out is None:
             summaries_store(fresh)
@@ -329,8 +320,8 @@ def counted_results(
         _older_formats_drop(club, season)
     live = set(Player.objects.filter(club=club).order_by().values_list("pk", flat=True))
     return [
-        _result(game_id, finished_at, summaries[game_id], live)
-        for game_id, finished_at, *_rest in rows
+        _result(game_id, finished_at, day, summaries[game_id], live)
+        for game_id, finished_at, day, *_rest in rows
         if game_id in summaries and summary_counts(summaries[game_id])
     ]
 

@@ -230,7 +230,6 @@ def _standings_page(request: HtmxHttpRequest, slug: str, kind: str) -> HttpRespo
         table_class = PartnershipStandingTable
     if season is not None and min_games and kind != "players":
         rows = rows.filter(games__gte=min_games)
-    last = selectors.season_last_played(season) if season is not None else None
     extra: dict[str, Any] = {}
     apart = None
     if kind == "players":
@@ -244,8 +243,6 @@ def _standings_page(request: HtmxHttpRequest, slug: str, kind: str) -> HttpRespo
         rows = name_ordered_rows(
             (row for row in every if row.games >= min_games), lambda r: r.player.name
         )
-        for row in rows:
-            row.last_played = last.players.get(row.player_id) if last else None
         min_nights = season.min_nights if season is not None else 0
         rows, apart_rows = ranked_split(rows, min_nights)
         apart = _apart_table(request, apart_rows, club.slug)
@@ -253,9 +250,6 @@ def _standings_page(request: HtmxHttpRequest, slug: str, kind: str) -> HttpRespo
         extra.update(_share_context(request, access, season))
     else:
         rows = name_ordered_rows(rows, lambda r: f"{r.first.name} & {r.second.name}")
-        for row in rows:
-            pair = (row.first_id, row.second_id)
-            row.last_played = last.partnerships.get(pair) if last else None
     table = table_class(rows)
     table.club_slug = club.slug
     _table_configure(request, table)
