@@ -244,28 +244,39 @@ def games_seats_and_inputs(
     return seats, hands
 
 
-def games_seats(ids: Sequence[int]) -> dict[int, dict[int, int | None]]:
-    """The player id of each seat of the games `ids` ({game: {seat: player or None}}). One
-    query, tuples only."""
+def _of_games(games: Sequence[int] | QuerySet[Game]) -> dict[str, Any]:
+    """The filter of the rows of `games`: by their ids, or by a query of them (a subquery, no
+    id sent: a season's)."""
+    if isinstance(games, QuerySet):
+        return {"game__in": games.order_by().values("pk")}
+    return {"game_id__in": list(games)}
+
+
+def games_seats(games: Sequence[int] | QuerySet[Game]) -> dict[int, dict[int, int | None]]:
+    """The player id of each seat of `games` (ids, or a query of games) ({game: {seat: player
+    or None}}). One query, tuples only."""
     seats: dict[int, dict[int, int | None]] = defaultdict(dict)
-    for game_id, seat, player_id in Seat.objects.filter(game_id__in=ids).values_list(
+    for game_id, seat, player_id in Seat.objects.filter(**_of_games(games)).values_list(
         "game_id", "seat", "player_id"
     ):
         seats[game_id][seat] = player_id
     return seats
 
 
-def games_records_stream(ids: Sequence[int]) -> Iterator[tuple[int, list[Any] | None]]:
-    """The hands of the games `ids` as their stored records, for a reader that scores whole
-    records (`scorecards.rules.record_quick`): each game that has hands, in id order, with its
-    records in hand order (new objects, the caller's own), or None when its hands are not
-    numbered 1..n or cannot be read together (the caller reads that game otherwise).
+def games_records_stream(
+    games: Sequence[int] | QuerySet[Game],
+) -> Iterator[tuple[int, list[Any] | None]]:
+    """The hands of `games` (ids, or a query of games) as their stored records, for a reader
+    that scores whole records (`scorecards.rules.record_quick`): each game that has hands, in
+    id order, with its records in hand order (new objects, the caller's own), or None when its
+    hands are not numbered 1..n or cannot be read together (the caller reads that game
+    otherwise).
 
     One query of tuples, streamed (one game's records held at a time), and each game's records
     decoded by one `json.loads`, joined as a JSON array: a season rebuilt from nothing reads
     every hand, and decoding its records one by one cost more than reading them."""
     rows = (
-        Hand.objects.filter(game_id__in=list(ids))
+        Hand.objects.filter(**_of_games(games))
         .order_by("game_id", "number")
         .values_list("game_id", "number", Cast("record", TextField()))
         .iterator(chunk_size=2000)

@@ -39,7 +39,13 @@ from leagues.standings.derived import (
     game_outcome,
 )
 from leagues.standings.models import GameSummary
-from leagues.standings.scoring import GameRow, RulesText, game_counters, games_scored_fast
+from leagues.standings.scoring import (
+    GameRow,
+    RulesText,
+    game_counters,
+    games_scored_among,
+    games_scored_fast,
+)
 from scorecards.models import Game
 from scorecards.rules import Pot, pot_account
 from scorecards.selectors import game_last_change, games_where
@@ -302,11 +308,19 @@ def counted_results(
             # The game's columns as `_VERSION_FIELDS` reads them: no model built, no query.
             _updated, _change, _count, first_dealer, rules_text, reason, pot = row[3:split]
             stale.append(GameRow(game_id, rules_read(rules_text), first_dealer, reason, pot))
-    for start in range(0, len(stale), BATCH):
-        games = stale[start : start + BATCH]
+    # Most of the games to score (a season from nothing): read by the games' own query, with
+    # no id sent, in one go.
+    among = games_where(club=club, season=season) if 2 * len(stale) > len(rows) else None
+    step = len(stale) if among is not None else BATCH
+    for start in range(0, len(stale), step):
+        games = stale[start : start + step]
+        scored = (
+            games_scored_fast(games, left_out)
+            if among is None
+            else games_scored_among(games, among, left_out)
+        )
         fresh = [
-            _summary_of(game, versions[game.pk], players, score)
-            for game, players, score in games_scored_fast(games, left_out)
+            _summary_of(game, versions[game.pk], players, score) for game, players, score in scored
         ]
         if fresh_out is None:
             summaries_store(fresh)
