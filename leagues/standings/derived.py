@@ -230,7 +230,7 @@ class Figures:
         if game.day is not None and (self.last_played is None or game.day > self.last_played):
             self.last_played = game.day
         self.points_for += game.scores[side]
-        self.points_against += sum(s for other, s in enumerate(game.scores) if other != side)
+        self.points_against += sum(game.scores) - game.scores[side]
 
     def as_row(self, *, player: bool = True) -> dict:
         """The stored figures: StandingFigures fields, and for a player's line (`player`) the

@@ -136,29 +136,36 @@ class RulesText:
         return self._read[text]
 
 
+# The Rules of a game's stored rules, and its sides as the document names them (`_NAMES`).
+_RulesSides = tuple[Rules, list[list[str]]]
+
+
 class _RulesRead:
-    """The Rules of the games' stored rules, each distinct content built once. Games read
-    together (`GameRow`s of one query) share one stored object: looked up by it first."""
+    """The Rules of the games' stored rules (with their sides named as in the document), each
+    distinct content built once. Games read together (`GameRow`s of one query) share one
+    stored object: looked up by it first."""
 
     def __init__(self) -> None:
-        self._last: tuple[Any, Rules | None] = (None, None)
-        self._by_content: dict[str, Rules | None] = {}
+        self._last: tuple[Any, _RulesSides | None] = (None, None)
+        self._by_content: dict[str, _RulesSides | None] = {}
 
-    def __call__(self, data: dict[str, Any]) -> Rules | None:
-        last, rules = self._last
+    def __call__(self, data: dict[str, Any]) -> _RulesSides | None:
+        last, read = self._last
         if last is data:
-            return rules
+            return read
         key = json.dumps(data, sort_keys=True)
         if key in self._by_content:
-            rules = self._by_content[key]
+            read = self._by_content[key]
         else:
             try:
                 rules = rules_build(data)
             except Exception:  # the general path says what is wrong
-                rules = None
-            self._by_content[key] = rules
-        self._last = (data, rules)
-        return rules
+                read = None
+            else:
+                read = (rules, [[_NAMES[seat] for seat in side] for side in rules.sides])
+            self._by_content[key] = read
+        self._last = (data, read)
+        return read
 
 
 def _score(game: Game | GameRow, records: list[Any], rules_read: _RulesRead) -> Any:
@@ -166,9 +173,10 @@ def _score(game: Game | GameRow, records: list[Any], rules_read: _RulesRead) -> 
     dealer is taken out of it), or None where the fast path does not take it."""
     if game.pot_per_set is not None or type(game.rules) is not dict:
         return None
-    rules = rules_read(game.rules)
-    if rules is None:
+    read = rules_read(game.rules)
+    if read is None:
         return None
+    rules, side_names = read
     # The dealer is the engine's to derive (a correction of an earlier hand may move it).
     for record in records:
         if type(record) is dict and "dealer" in record:
@@ -183,8 +191,7 @@ def _score(game: Game | GameRow, records: list[Any], rules_read: _RulesRead) -> 
     )
     if document is None:
         return None
-    sides = [[int(name) for name in side] for side in document["sides"]]
-    if sides != [list(side) for side in rules.sides]:
+    if document["sides"] != side_names:
         return None
     hands = document["hands"]
     return QuickScore(

@@ -186,9 +186,11 @@ def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
         f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(names))}) "
         f"ON CONFLICT ({connection.ops.quote_name('game_id')}) DO UPDATE SET {updates}"
     )
+    # json.dumps's text; the values are trees, so no check for a circular one.
+    encode = json.JSONEncoder(check_circular=False).encode
     rows = [
         tuple(
-            json.dumps(value) if name in _JSON_FIELDS else value
+            encode(value) if name in _JSON_FIELDS else value
             for name, value in ((name, getattr(summary, name)) for name in names)
         )
         for summary in summaries
