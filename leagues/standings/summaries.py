@@ -22,6 +22,7 @@ import json
 import logging
 import zlib
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, connection, transaction
@@ -188,13 +189,14 @@ def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
     )
     # json.dumps's text; the values are trees, so no check for a circular one.
     encode = json.JSONEncoder(check_circular=False).encode
-    rows = [
-        tuple(
-            encode(value) if name in _JSON_FIELDS else value
-            for name, value in ((name, getattr(summary, name)) for name in names)
-        )
-        for summary in summaries
-    ]
+    values_of = attrgetter(*names)
+    json_places = [place for place, name in enumerate(names) if name in _JSON_FIELDS]
+    rows = []
+    for summary in summaries:
+        row = list(values_of(summary))
+        for place in json_places:
+            row[place] = encode(row[place])
+        rows.append(row)
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
 
