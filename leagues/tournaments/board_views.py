@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from kaiser_league.collation import sorted_by_name
 from kaiser_league.http import HtmxHttpRequest, signed_in
 from kaiser_league.inputs import number_or_none
 from leagues.clubs.roles import TOURNAMENTS_RUN
@@ -21,8 +20,9 @@ from leagues.tournaments.models import Tournament, TournamentTable
 from leagues.tournaments.night_state import night_is_over, round_is_open
 from leagues.tournaments.selectors import (
     TableResult,
+    night_read,
+    standings_of,
     table_result,
-    tournament_entries,
     tournament_standings,
 )
 from leagues.tournaments.views import _fragment
@@ -55,7 +55,7 @@ PANEL_NAMES = {"seating": gettext_lazy("Seating"), "standings": gettext_lazy("St
 def _seating(result: TableResult) -> dict:
     """A table as the room reads it: who sits where, who partners whom, who deals first."""
     names = result.names
-    first_dealer = result.table.game.first_dealer
+    first_dealer = result.first_dealer
     return {
         "table": result.table,
         "seats": names,
@@ -113,8 +113,10 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
     and once the night is over, only the standings."""
     access = tournament_for_member(request, tournament_id)
     tournament = access.tournament
-    entries = tournament_entries(tournament)
-    standings = tournament_standings(tournament, entries=entries)
+    night = night_read(tournament)
+    standings = standings_of(
+        tournament, night.entries, night.rounds, night.results, night.sitouts, night.name_order
+    )
     current = standings.current
     seating_open = round_is_open(current) and not night_is_over(tournament)
     results = standings.results.get(current.number, []) if current and seating_open else []
@@ -137,11 +139,11 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
         "nav": projector_nav(panels, wanted),
     }
     if show == "seating":
-        names = {entry.pk: entry.player.name for entry in entries}
+        names = {entry.pk: entry.name for entry in night.entries}
         shown = results[(number - 1) * PROJECTOR_TABLES : number * PROJECTOR_TABLES]
         context["tables"] = [_seating(r) for r in shown]
-        sitouts = current.sitouts.all() if current is not None else []
-        context["sitouts"] = sorted_by_name(names[s.entry_id] for s in sitouts)
+        sitouts = night.sitouts.get(current.number, []) if current is not None else []
+        context["sitouts"] = sorted((names[entry_id] for entry_id in sitouts), key=night.name_order)
     else:
         rows = standings.rows[(number - 1) * PROJECTOR_ROWS : number * PROJECTOR_ROWS]
         context["standings"] = {

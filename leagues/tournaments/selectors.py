@@ -8,7 +8,10 @@ night.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
@@ -21,22 +24,31 @@ from leagues.tournaments.models import (
     Tournament,
     TournamentEntry,
     TournamentRound,
+    TournamentSitOut,
     TournamentTable,
 )
 from leagues.tournaments.ranking import Standing
 from scorecards.rules import GameScore
-from scorecards.selectors import game_prefetches, game_scored
+from scorecards.selectors import game_prefetches, game_scored, games_scored_rows
 
 PLAYING = "playing"
 WAITING = "waiting"  # the round's hands are in but some wait for the other side's confirmation
 DONE = "done"
 
 
+class TableRow(NamedTuple):
+    """A table as the night's boards read it (`night_read`): its row's values, no model."""
+
+    pk: int
+    number: int
+    game_id: int
+
+
 @dataclass
 class TableResult:
     """One table as the tournament counts it."""
 
-    table: TournamentTable
+    table: TournamentTable | TableRow
     names: list[str]  # by seat
     player_ids: list[int | None]  # by seat
     score: GameScore  # the engine's scoring of every stored hand
@@ -46,6 +58,7 @@ class TableResult:
     done: bool
     unconfirmed: int  # counted hands waiting for confirmation
     winner: int | None  # side; None while playing or on a draw
+    first_dealer: int  # the seat that dealt the game's first hand
 
     @property
     def state(self) -> str:
@@ -82,7 +95,31 @@ def table_result(
     """The table's counted result. Expects game seats and hands prefetched."""
     game = table.game
     hands = sorted(game.hands.all(), key=lambda h: h.number)
-    score = game_scored(game, hands)
+    seats = sorted(game.seats.all(), key=lambda s: s.seat)
+    return _result(
+        tournament,
+        table,
+        [s.name for s in seats],
+        [s.player_id for s in seats],
+        game.first_dealer,
+        game_scored(game, hands),
+        [h.confirmed_at is not None for h in hands] if need_confirm else [],
+        round_closed,
+    )
+
+
+def _result(
+    tournament: Tournament,
+    table: TournamentTable | TableRow,
+    names: list[str],
+    player_ids: list[int | None],
+    first_dealer: int,
+    score: GameScore,
+    confirmed: Sequence[bool],
+    round_closed: bool,
+) -> TableResult:
+    """The table's counted result from the engine's `score` of its game; `confirmed` says, by
+    hand, whether each was confirmed (empty when the night asks no confirmation)."""
     needed = hands_needed(tournament, score)
     outcome = ranking.table_outcome(
         totals_after=[hand.scores for hand in score.hands],
@@ -93,12 +130,11 @@ def table_result(
         round_closed=round_closed,
     )
     counted = outcome.counted
-    unconfirmed = sum(1 for h in hands[:counted] if h.confirmed_at is None) if need_confirm else 0
-    seats = sorted(game.seats.all(), key=lambda s: s.seat)
+    unconfirmed = sum(1 for done in confirmed[:counted] if not done)
     return TableResult(
         table=table,
-        names=[s.name for s in seats],
-        player_ids=[s.player_id for s in seats],
+        names=names,
+        player_ids=player_ids,
         score=score,
         counted=counted,
         needed=needed,
@@ -106,6 +142,7 @@ def table_result(
         done=outcome.done,
         unconfirmed=unconfirmed,
         winner=outcome.winner,
+        first_dealer=first_dealer,
     )
 
 
@@ -166,9 +203,40 @@ def tournament_standings(
 ) -> Standings:
     """The night's standings. Rotating partners: each player scores their side's total at every
     table. Fixed pairs: each pair scores its side's total. A sit-out (or bye) scores the
-    tournament's sit-out score: the round's average side total, or a fixed number."""
+    tournament's sit-out score: the round's average side total, or a fixed number.
+
+    Given no `entries` and no `rounds`, read by `night_read` (tuples, no model rows); `rounds`
+    given are expected prefetched as `tournament_rounds` reads them."""
+    if entries is None and rounds is None:
+        night = night_read(tournament)
+        return standings_of(
+            tournament, night.entries, night.rounds, night.results, night.sitouts, night.name_order
+        )
     entries = tournament_entries(tournament) if entries is None else entries
     rounds = tournament_rounds(tournament) if rounds is None else rounds
+    return standings_of(
+        tournament,
+        [
+            EntryRow(e.pk, e.player_id, e.pair_number, e.last_round is not None, e.player.name)
+            for e in entries
+        ],
+        rounds,
+        {round_.number: round_results(tournament, round_) for round_ in rounds},
+        {round_.number: [s.entry_id for s in round_.sitouts.all()] for round_ in rounds},
+    )
+
+
+def standings_of(
+    tournament: Tournament,
+    entries: Iterable[EntryRow],
+    rounds: list[TournamentRound],
+    results: dict[int, list[TableResult]],
+    sitouts: dict[int, list[int]],
+    name_order: Callable[[str], Any] | None = None,
+) -> Standings:
+    """`tournament_standings` of what was read: the entries in their order, the rounds in
+    order, each round's table results and sit-outs' entry ids by round number; `name_order`
+    the sort key of a name (`name_key` by default)."""
     pairs = tournament.fixed_pairs
     rows: dict[int, Standing] = {}
     unit_of: dict[int, int] = {}  # entry id -> standing key
@@ -179,18 +247,15 @@ def tournament_standings(
         player_unit[entry.player_id] = key
         row = rows.get(key)
         if row is None:
-            row = rows[key] = Standing(key=key, name=entry.player.name, entry_ids=[entry.pk])
+            row = rows[key] = Standing(key=key, name=entry.name, entry_ids=[entry.pk])
         else:
-            row.name = f"{row.name} & {entry.player.name}"
+            row.name = f"{row.name} & {entry.name}"
             row.entry_ids.append(entry.pk)
-        row.withdrawn = row.withdrawn or entry.last_round is not None
-    results: dict[int, list[TableResult]] = {}
+        row.withdrawn = row.withdrawn or entry.withdrawn
     sitout_scores: dict[int, int] = {}
     for round_ in rounds:
-        round_results_ = round_results(tournament, round_)
-        results[round_.number] = round_results_
         side_totals: list[int] = []
-        for result in round_results_:
+        for result in results[round_.number]:
             if not result.counted and not result.done:
                 continue
             sides = result.score.rules.sides
@@ -207,9 +272,94 @@ def tournament_standings(
         else:
             sitout = ranking.sitout_average(side_totals)
         sitout_scores[round_.number] = sitout
-        for unit in {unit_of[s.entry_id] for s in round_.sitouts.all() if s.entry_id in unit_of}:
+        for unit in {unit_of[e] for e in sitouts.get(round_.number, ()) if e in unit_of}:
             rows[unit].sitouts += 1
             rows[unit].sitout_points += sitout
             rows[unit].points += sitout
-    ordered = ranking.standings_rank(list(rows.values()), pairs, name_key)
+    ordered = ranking.standings_rank(list(rows.values()), pairs, name_order or name_key)
     return Standings(ordered, rounds, results, sitout_scores, tiebreak_text(tournament))
+
+
+class EntryRow(NamedTuple):
+    """An entry as the standings read it: its row's values and its player's name."""
+
+    pk: int
+    player_id: int
+    pair_number: int | None
+    withdrawn: bool
+    name: str
+
+
+@dataclass
+class NightRead:
+    """A night read for its boards (`night_read`)."""
+
+    entries: list[EntryRow]  # in `tournament_entries` order
+    rounds: list[TournamentRound]  # in order, nothing prefetched
+    results: dict[int, list[TableResult]]  # by round number, tables in order
+    sitouts: dict[int, list[int]]  # by round number: the entry ids sitting out
+    name_order: Callable[[str], Any]  # `name_key`, each name's key computed once
+
+
+def _name_order() -> Callable[[str], Any]:
+    """`name_key`, remembered for this one read: the entries and the standings sort the same
+    names, and a key is costly to compute."""
+    keys: dict[str, Any] = {}
+
+    def order(name: str) -> Any:
+        key = keys.get(name)
+        if key is None:
+            key = keys[name] = name_key(name)
+        return key
+
+    return order
+
+
+def night_read(tournament: Tournament) -> NightRead:
+    """The night as its standings and projector read it: entries, rounds, each table's result
+    (scored by the engine, `games_scored_rows`) and each round's sit-outs. Seven queries in
+    all, whatever the size of the night; tables, games, seats and hands as tuples, never as
+    model rows."""
+    order = _name_order()
+    entries = sorted(
+        (
+            EntryRow(pk, player_id, pair, last_round is not None, name)
+            for pk, player_id, pair, last_round, name in tournament.entries.values_list(
+                "pk", "player_id", "pair_number", "last_round", "player__name"
+            )
+        ),
+        key=lambda e: order(e.name),
+    )
+    # Stable sort: pairs (or no pair number at all) keep their name order.
+    entries.sort(key=lambda e: (e.pair_number is None, e.pair_number or 0))
+    rounds = list(TournamentRound.objects.filter(tournament=tournament).order_by("number"))
+    tables = list(
+        TournamentTable.objects.filter(round__tournament=tournament)
+        .order_by("round_id", "number")
+        .values_list("round_id", "pk", "number", "game_id")
+    )
+    games = games_scored_rows([game_id for *_, game_id in tables])
+    number_of = {round_.pk: round_.number for round_ in rounds}
+    closed = {round_.pk for round_ in rounds if round_.status == "closed"}
+    need_confirm = tournament.hands_need_confirmation
+    results: dict[int, list[TableResult]] = {round_.number: [] for round_ in rounds}
+    for round_id, pk, number, game_id in tables:
+        first_dealer, names, player_ids, score, confirmed = games[game_id]
+        results[number_of[round_id]].append(
+            _result(
+                tournament,
+                TableRow(pk, number, game_id),
+                names,
+                player_ids,
+                first_dealer,
+                score,
+                confirmed if need_confirm else [],
+                round_id in closed,
+            )
+        )
+    sitouts: dict[int, list[int]] = defaultdict(list)
+    for round_id, entry_id in TournamentSitOut.objects.filter(
+        round__tournament=tournament
+    ).values_list("round_id", "entry_id"):
+        sitouts[number_of[round_id]].append(entry_id)
+    return NightRead(entries, rounds, results, dict(sitouts), order)
