@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from leagues.clubs.models import Player, Season
-from leagues.standings import rebuild, tasks
+from leagues.standings import rebuild, runs, tasks
 from leagues.standings.models import (
     GameSummary,
     PartnershipStanding,
@@ -232,3 +232,41 @@ def test_a_deleted_player_leaves_the_update_whole(
     assert paths["delta"] >= 1
     assert stored(season) == from_nothing(season)
     assert Game.objects.filter(pk=first.pk).exists()
+
+
+def test_a_later_game_follows_on_from_the_lines_and_an_earlier_one_reads_them_again(
+    club, players, alice, django_capture_on_commit_callbacks, paths, monkeypatch
+):
+    """A game later than every counted game of its players takes their stored streaks, days
+    and latest games on (no walk back through the season); a game dated before them, or a
+    correction, reads the lines it touches again. Both equal a rebuild from nothing."""
+    walked: list[list] = []
+    walk = runs._lines_walked
+    monkeypatch.setattr(
+        runs, "_lines_walked", lambda season, keys: walked.append(keys) or walk(season, keys)
+    )
+    season = Season.objects.create(club=club, name="S", starts_on=datetime.date(2026, 9, 1))
+    ann, cat, bob, dan = players
+    with django_capture_on_commit_callbacks(execute=True):
+        play(club, season, [ann, cat, bob, dan], GAME_1)
+    with django_capture_on_commit_callbacks(execute=True):
+        second = play(club, season, [ann, bob, cat, dan], GAME_2)
+    assert (paths["delta"], walked) == (1, [])
+    assert stored(season) == from_nothing(season)
+    ann_row = PlayerStanding.objects.get(season=season, player=ann)
+    assert (ann_row.last_game, ann_row.last_played) == (second.pk, second.played_on)
+
+    earlier = second.played_on - datetime.timedelta(days=7)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = game_start(
+            seats=[ann, cat, bob, dan], rules=GAME_RULES, club=club, season=season,
+            played_on=earlier,
+        )  # fmt: skip
+        for hand in GAME_1:
+            hand_record(game=game, hand=hand)
+    assert paths["delta"] == 2
+    assert len(walked) == 2  # the players' lines, then the partnerships'
+    assert {ann.pk, bob.pk, cat.pk, dan.pk} <= set(walked[0]) | set(walked[1])
+    assert stored(season) == from_nothing(season)
+    ann_row.refresh_from_db()
+    assert (ann_row.last_game, ann_row.last_played) == (second.pk, second.played_on)

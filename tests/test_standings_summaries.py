@@ -54,6 +54,7 @@ def _reference_count(figures: Figures, game: CountedGame, seats: tuple, side: in
     played_on = Game.objects.get(pk=game.game_id).played_on
     day = played_on or timezone.localtime(game.finished_at).date()
     figures.last_played = max(filter(None, (figures.last_played, day)))
+    figures.last_game = game.game_id  # (the games come in game order)
     won = score.winner == side
     figures.games += 1
     figures.wins += won

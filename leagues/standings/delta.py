@@ -10,8 +10,9 @@ Whenever that cannot be read (no snapshot yet, a summary of another format, a ga
 cannot score, a failure on record) the update gives up and the caller rebuilds from nothing,
 which is also the proof: tests/test_standings_rebuild_property.py holds the two equal.
 
-Streaks are read again for the players concerned, from their latest games backwards until the
-run ends (a few rows); the nights figures are counted again only when a changed game is a
+A line's streak, day last played and latest game follow from its stored ones when it only
+gains later games, and are read again from its latest games backwards otherwise
+(`leagues.standings.runs`); the nights figures are counted again only when a changed game is a
 night's table.
 
 Updates queued one by one merge: an update also applies the season's other games changed since
@@ -31,7 +32,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from leagues.clubs.models import Player, Season
-from leagues.standings.derived import COUNTERS, PLAYER_ONLY, LeftOut, game_day_of, game_order
+from leagues.standings.derived import COUNTERS, PLAYER_ONLY, LeftOut
 from leagues.standings.models import (
     GameSummary,
     PartnershipStanding,
@@ -41,6 +42,7 @@ from leagues.standings.models import (
     StandingsSnapshot,
 )
 from leagues.standings.nights import NIGHT_FIGURES, season_nights
+from leagues.standings.runs import line_runs
 from leagues.standings.summaries import (
     summaries_now,
     summaries_store,
@@ -49,15 +51,13 @@ from leagues.standings.summaries import (
     summary_readable,
 )
 from scorecards.models import GameStatus
-from scorecards.selectors import games_seated_ordered, games_where
+from scorecards.selectors import games_where
 
 # The integer figures a row adds up (the rest, win % and average, follow from them).
 _SUMS = (*COUNTERS, "points_for", "points_against")
 _PAIR_SUMS = tuple(name for name in _SUMS if name not in PLAYER_ONLY)
-# Summaries read per step when walking a streak back: most runs end within a few games.
-_STREAK_STEP = 32
-# Game ids read per step of that walk (plain integers, cheap beside the sort behind them).
-_STREAK_IDS = 512
+# What a line's streak and latest game follow from (`runs.line_runs`).
+_LINE = ("streak", "last_game")
 # Games applied in one update at most: a round's tables (up to 30 of a 120-player night) and
 # more; past it the queued updates run one by one, or the season is rebuilt.
 _MERGE_MOST = 100
@@ -109,8 +109,8 @@ def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapsh
         # The summaries now are what the rows will count (the module's rule).
         summaries_store(fresh)
         GameSummary.objects.filter(game_id__in=[pk for pk in ids if pk not in now]).delete()
-        _rows_apply(PlayerStanding, season, players, _SUMS)
-        _rows_apply(PartnershipStanding, season, pairs, _PAIR_SUMS)
+        _rows_apply(PlayerStanding, season, players, _SUMS, (old, new))
+        _rows_apply(PartnershipStanding, season, pairs, _PAIR_SUMS, (old, new))
         if _night_games(season, ids):
             _nights_count_again(season)
         snapshot.games += len(new) - len(old)
@@ -169,9 +169,11 @@ def _rows_apply(
     season: Season,
     deltas: dict[Any, dict[str, int]],
     sums: tuple[str, ...],
+    changes: tuple[Mapping[int, Mapping[str, Any]], Mapping[int, Mapping[str, Any]]],
 ) -> None:
     """Add `deltas` ({key: sums}) to the season's rows of `model` (a player's key is its id, a
-    partnership's its two ids), their streaks read again; a row left with no game goes, a key
+    partnership's its two ids), their streaks and latest games following `changes` (the
+    summaries taken off and added: `runs.line_runs`); a row left with no game goes, a key
     without a row gets one. One statement per row written: a few rows, never the season's."""
     if not deltas:
         return
@@ -179,16 +181,18 @@ def _rows_apply(
     found = model.objects.filter(season=season)
     if pairs:
         found = found.filter(first_id__in={first for first, _second in deltas})
-        values = found.values_list("pk", "first_id", "second_id", *sums)
-        rows = {(row[1], row[2]): (row[0], row[3:]) for row in values}
+        values = found.values_list("pk", "first_id", "second_id", *_LINE, *sums)
+        rows = {(row[1], row[2]): (row[0], row[3:5], row[5:]) for row in values}
     else:
-        values = found.filter(player_id__in=list(deltas)).values_list("pk", "player_id", *sums)
-        rows = {row[1]: (row[0], row[2:]) for row in values}
-    streaks, days = _streaks(season, list(deltas))
+        found = found.filter(player_id__in=list(deltas))
+        values = found.values_list("pk", "player_id", *_LINE, *sums)
+        rows = {row[1]: (row[0], row[2:4], row[4:]) for row in values}
+    prior = {key: line for key, (_pk, line, _sums) in rows.items()}
+    lines = line_runs(season, prior, list(deltas), *changes)
     gone: list[int] = []
     new = []
     for key, delta in deltas.items():
-        pk, current = rows.get(key, (None, (0,) * len(sums)))
+        pk, _line, current = rows.get(key, (None, (), (0,) * len(sums)))
         figures: dict[str, Any] = {
             name: value + delta[name] for name, value in zip(sums, current, strict=True)
         }
@@ -197,8 +201,7 @@ def _rows_apply(
                 gone.append(pk)
             continue
         _derived(figures)
-        figures["streak"] = streaks.get(key, 0)
-        figures["last_played"] = days.get(key)
+        figures["streak"], figures["last_played"], figures["last_game"] = lines[key]
         if pk is not None:
             model.objects.filter(pk=pk).update(**figures)
         elif pairs:
@@ -209,98 +212,6 @@ def _rows_apply(
         model.objects.filter(pk__in=gone).delete()
     if new:
         model.objects.bulk_create(new)
-
-
-def _result_of(summary: Mapping[str, Any], together: tuple[int, ...]) -> tuple[bool, bool | None]:
-    """(whether `together`, one player or two partners, sat on one side of this game, and
-    then its result for them: won True, lost False, drawn None). `summary`: the game's
-    stored summary (`summaries_stored`)."""
-    players, sides = summary["players"], summary["sides"]
-    seat_counts, side_counts = summary["seat_counts"], summary["side_counts"]
-    for side, side_seats in enumerate(sides):
-        at = [players[seat] for seat in side_seats]
-        if all(player in at for player in together):
-            counts = (
-                seat_counts[side_seats[at.index(together[0])]]
-                if len(together) == 1
-                else side_counts[side]
-            )
-            return True, None if counts["draws"] else bool(counts["wins"])
-    return False, None
-
-
-def _streaks(season: Season, keys: list[Any]) -> tuple[dict[Any, int], dict[Any, Any]]:
-    """The streaks and the days last played of players (ids) or partnerships (pairs of ids) as
-    `derived.Figures.as_row` reads them, from the season's stored summaries (what the rows
-    count): their games, latest first, read a few at a time from the players' seats until
-    every run has ended (a run's first game is the latest). The
-    players share one walk; a partnership walks the games where both sat (a pair that rarely
-    plays together reads its few games, not every game of either partner)."""
-    players = [key for key in keys if isinstance(key, int)]
-    walks: list[tuple[list[int], bool, list[Any]]] = []
-    if players:
-        walks.append((players, False, players))
-    walks.extend((list(key), True, [key]) for key in keys if not isinstance(key, int))
-    runs: dict[Any, int] = {}
-    days: dict[Any, Any] = {}
-    for ids, together, walked in walks:
-        order = games_seated_ordered(
-            season.pk, ids, game_order("game__", latest_first=True), together=together
-        )
-        walk_runs, walk_days = _runs(order, walked)
-        runs.update(walk_runs)
-        days.update(walk_days)
-    return runs, days
-
-
-def _runs(games: Any, keys: list[Any]) -> tuple[dict[Any, int], dict[Any, Any]]:
-    """The runs of `keys` and the days of their latest games, walking `games` ((game id, day
-    played, finished time), latest first, a game perhaps repeated)."""
-    members = {key: (key,) if isinstance(key, int) else tuple(key) for key in keys}
-    runs: dict[Any, int] = dict.fromkeys(keys, 0)
-    last: dict[Any, bool | None] = {}
-    open_ = set(keys)
-    seen: set[int] = set()
-    order: list[tuple[Any, ...]] = []
-    day_of: dict[int, Any] = {}
-    days: dict[Any, Any] = {}
-    start = 0
-    while open_:
-        if start >= len(order):
-            # The ids come many at a time (each read sorts the players' games again), their
-            # summaries a few at a time (most runs end within a few games).
-            read = list(games[len(order) : len(order) + _STREAK_IDS])
-            order.extend(read)
-            if not read:
-                break
-        batch = order[start : start + _STREAK_STEP]
-        start += len(batch)
-        for pk, played_on, finished_at in batch:
-            day_of[pk] = game_day_of(played_on, finished_at)
-        ids = [pk for pk in dict.fromkeys(pk for pk, _played, _finished in batch) if pk not in seen]
-        seen.update(ids)
-        stored = summaries_stored(ids)
-        for pk in ids:
-            summary = stored.get(pk)
-            # Only a game the rows count has a summary (the module's rule); one stored but
-            # not counted (`summary_counts`) is no game of a run.
-            if summary is None or not summary_counts(summary):
-                continue
-            for key in list(open_):
-                sat, result = _result_of(summary, members[key])
-                if not sat:
-                    continue
-                if key not in last:
-                    last[key] = result
-                    days[key] = day_of[pk]
-                    if result is None:  # the latest game drawn: no run
-                        open_.discard(key)
-                        continue
-                elif result is not last[key]:
-                    open_.discard(key)
-                    continue
-                runs[key] += 1
-    return {key: run if last.get(key) else -run for key, run in runs.items()}, days
 
 
 def _night_games(season: Season, ids: list[int]) -> bool:

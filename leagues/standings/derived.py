@@ -218,6 +218,7 @@ class Figures:
     kaisers: int = 0
     pot_balance: int = 0
     last_played: datetime.date | None = None
+    last_game: int | None = None
     # Won (True), lost (False) or drawn (None), in game order.
     results: list[bool | None] = field(default_factory=list)
 
@@ -227,8 +228,7 @@ class Figures:
         for name in COUNTERS:
             setattr(self, name, getattr(self, name) + counts[name])
         self.results.append(None if counts["draws"] else bool(counts["wins"]))
-        if game.day is not None and (self.last_played is None or game.day > self.last_played):
-            self.last_played = game.day
+        self.last_played, self.last_game = game.day, game.game_id  # (games come in order)
         self.points_for += game.scores[side]
         self.points_against += sum(game.scores) - game.scores[side]
 
@@ -259,6 +259,7 @@ class Figures:
             "kaisers": self.kaisers,
             "streak": streak,
             "last_played": self.last_played,
+            "last_game": self.last_game,
         }
         if player:
             row["pot_balance"] = self.pot_balance

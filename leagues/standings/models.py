@@ -47,6 +47,9 @@ class StandingFigures(models.Model):
     # The day of the latest game counted (`derived.game_day`); None only on a line with no
     # game, or one stored before this figure was (`services.derived_data_stale`).
     last_played = models.DateField(_("last game"), null=True, blank=True)
+    # The latest game counted (its id; derived data, no key): one game's update of the line
+    # follows on from it (`runs.line_runs`).
+    last_game = models.BigIntegerField(null=True, blank=True)
 
     FIGURES = (
         "games",
@@ -64,6 +67,7 @@ class StandingFigures(models.Model):
         "kaisers",
         "streak",
         "last_played",
+        "last_game",
     )
 
     class Meta:

@@ -271,9 +271,11 @@ def derived_data_stale() -> tuple[list[int], list[int]]:
     changed = Max("games__updated_at", filter=matters)
     confirmed = Value(None, output_field=DateTimeField())
     older = older_format_summaries()
-    # A line of a season counted by a release that did not keep the day last played (every
-    # line with a game has one): the season is counted again.
-    unfilled = PlayerStanding.objects.filter(games__gt=0, last_played__isnull=True)
+    # A line of a season counted by a release that did not keep the day last played and the
+    # latest game (every line with a game has them): the season is counted again.
+    unfilled = PlayerStanding.objects.filter(games__gt=0).filter(
+        Q(last_played__isnull=True) | Q(last_game__isnull=True)
+    )
     season_older = Exists(older.filter(game__season=OuterRef("pk"))) | Exists(
         unfilled.filter(season=OuterRef("pk"))
     )
