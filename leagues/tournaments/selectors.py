@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from django.db.models import Prefetch
@@ -298,21 +299,14 @@ class NightRead:
     rounds: list[TournamentRound]  # in order, nothing prefetched
     results: dict[int, list[TableResult]]  # by round number, tables in order
     sitouts: dict[int, list[int]]  # by round number: the entry ids sitting out
-    name_order: Callable[[str], Any]  # `name_key`, each name's key computed once
+    name_order: Callable[[str], Any]  # `name_key`, remembered
 
 
-def _name_order() -> Callable[[str], Any]:
-    """`name_key`, remembered for this one read: the entries and the standings sort the same
-    names, and a key is costly to compute."""
-    keys: dict[str, Any] = {}
-
-    def order(name: str) -> Any:
-        key = keys.get(name)
-        if key is None:
-            key = keys[name] = name_key(name)
-        return key
-
-    return order
+@lru_cache(maxsize=4096)
+def _name_key(name: str) -> tuple[int, ...]:
+    """`name_key`, remembered per process: a name's key is a function of its letters alone (no
+    write changes it), and the projector sorts the same names on every screen."""
+    return name_key(name)
 
 
 def night_read(tournament: Tournament) -> NightRead:
@@ -320,7 +314,7 @@ def night_read(tournament: Tournament) -> NightRead:
     (scored by the engine, `games_scored_rows`) and each round's sit-outs. Seven queries in
     all, whatever the size of the night; tables, games, seats and hands as tuples, never as
     model rows."""
-    order = _name_order()
+    order = _name_key
     entries = sorted(
         (
             EntryRow(pk, player_id, pair, last_round is not None, name)
