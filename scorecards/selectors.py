@@ -356,37 +356,27 @@ def games_seated_ordered(
     )
 
 
-def games_scored_rows(
+def games_night_rows(
     ids: Sequence[int],
-) -> dict[int, tuple[int, list[str], list[int | None], GameScore, list[bool]]]:
-    """The games `ids`, each scored by the engine from its stored hands as `game_scored` scores
-    it: {game: (first dealer, seat names, seat player ids, the score, whether each hand is
-    confirmed)}, by seat and hand order. Three queries of tuples, no model rows: a night's
-    projector reads every game, seat and hand of the night on each screen."""
-    from scorecards.rules_kept import rules_of
-
+) -> dict[int, tuple[Any, int, list[str], list[int | None], list[tuple[int, Any, bool]]]]:
+    """The games `ids` as a page over many games reads them to score them: {game: (stored
+    rules, first dealer, seat names and seat player ids by seat, hands in order as (number,
+    stored record, confirmed))}. Three queries of tuples, no model rows: a night's projector
+    reads every game, seat and hand of the night on each screen."""
     names: dict[int, list[str]] = defaultdict(list)
     players: dict[int, list[int | None]] = defaultdict(list)
     seats = Seat.objects.filter(game_id__in=ids).order_by("game_id", "seat")
     for game_id, name, player_id in seats.values_list("game_id", "name", "player_id"):
         names[game_id].append(name)
         players[game_id].append(player_id)
-    inputs: dict[int, list[HandInput]] = defaultdict(list)
-    confirmed: dict[int, list[bool]] = defaultdict(list)
-    hands = Hand.objects.filter(game_id__in=ids).order_by("game_id", "number")
-    for game_id, number, record, at in hands.values_list(
+    hands: dict[int, list[tuple[int, Any, bool]]] = defaultdict(list)
+    rows = Hand.objects.filter(game_id__in=ids).order_by("game_id", "number")
+    for game_id, number, record, at in rows.values_list(
         "game_id", "number", "record", "confirmed_at"
     ):
-        inputs[game_id].append(hand_input(number, record))
-        confirmed[game_id].append(at is not None)
+        hands[game_id].append((number, record, at is not None))
     games = Game.objects.filter(pk__in=ids).values_list("pk", "rules", "first_dealer")
     return {
-        pk: (
-            first_dealer,
-            names[pk],
-            players[pk],
-            game_score(rules_of(rules), inputs[pk], first_dealer),
-            confirmed[pk],
-        )
+        pk: (rules, first_dealer, names[pk], players[pk], hands[pk])
         for pk, rules, first_dealer in games
     }

@@ -17,14 +17,9 @@ from kaiser_league.inputs import number_or_none
 from leagues.clubs.roles import TOURNAMENTS_RUN
 from leagues.tournaments.access import tournament_for_member
 from leagues.tournaments.models import Tournament, TournamentTable
+from leagues.tournaments.night_read import night_read
 from leagues.tournaments.night_state import night_is_over, round_is_open
-from leagues.tournaments.selectors import (
-    TableResult,
-    night_read,
-    standings_of,
-    table_result,
-    tournament_standings,
-)
+from leagues.tournaments.selectors import TableResult, standings_of, table_result
 from leagues.tournaments.views import _fragment
 from scorecards.qr import table_link
 from scorecards.rules import KaiserError
@@ -32,7 +27,10 @@ from scorecards.services import HandRefused, hand_undo
 
 
 def _standings_context(tournament: Tournament) -> dict:
-    standings = tournament_standings(tournament)
+    night = night_read(tournament)
+    standings = standings_of(
+        tournament, night.entries, night.rounds, night.results, night.sitouts, night.name_order
+    )
     return {"tournament": tournament, "standings": standings}
 
 
@@ -171,6 +169,7 @@ def _table_context(request: HtmxHttpRequest, access, table: TournamentTable) -> 
     tournament = access.tournament
     need_confirm = tournament.hands_need_confirmation
     result = table_result(tournament, table, not round_is_open(table.round), need_confirm)
+    assert result.score is not None  # `table_result` scores by the general path
     hands = {h.number: h for h in table.game.hands.all()}
     # Each row says who dealt and who bid first (the seat after the dealer).
     seats = len(result.names)

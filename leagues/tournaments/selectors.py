@@ -8,10 +8,8 @@ night.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from django.db.models import Prefetch
@@ -25,12 +23,11 @@ from leagues.tournaments.models import (
     Tournament,
     TournamentEntry,
     TournamentRound,
-    TournamentSitOut,
     TournamentTable,
 )
 from leagues.tournaments.ranking import Standing
-from scorecards.rules import GameScore
-from scorecards.selectors import game_prefetches, game_scored, games_scored_rows
+from scorecards.rules import GameScore, Rules
+from scorecards.selectors import game_prefetches, game_scored
 
 PLAYING = "playing"
 WAITING = "waiting"  # the round's hands are in but some wait for the other side's confirmation
@@ -52,7 +49,10 @@ class TableResult:
     table: TournamentTable | TableRow
     names: list[str]  # by seat
     player_ids: list[int | None]  # by seat
-    score: GameScore  # the engine's scoring of every stored hand
+    rules: Rules  # the game's
+    # The engine's scoring of every stored hand; None when the night was read by the engine's
+    # whole-record fast path (`night_read`), which keeps only the totals.
+    score: GameScore | None
     counted: int  # hands that count for the round (hands after the round's end are ignored)
     needed: int | None  # hands the round needs (None: to the target or to the time limit)
     scores: tuple[int, ...]  # the sides' totals after the counted hands (engine's numbers)
@@ -69,7 +69,7 @@ class TableResult:
 
     @property
     def sides(self) -> list[str]:
-        return [" & ".join(self.names[seat] for seat in side) for side in self.score.rules.sides]
+        return [" & ".join(self.names[seat] for seat in side) for side in self.rules.sides]
 
 
 def _units(
@@ -85,9 +85,32 @@ def _units(
 
 def hands_needed(tournament: Tournament, score: GameScore) -> int | None:
     """Hands the round needs at this table (`ranking.hands_needed`)."""
+    return _needed(tournament, [hand.scores for hand in score.hands])
+
+
+def _needed(tournament: Tournament, after: Sequence[Sequence[int]]) -> int | None:
+    """`hands_needed` from the sides' totals after each hand."""
     per_round = tournament.hands_per_round if tournament.round_end == RoundEnd.HANDS else None
-    totals = [hand.scores for hand in score.hands]
-    return ranking.hands_needed(per_round, tournament.extra_hand_on_tie, totals)
+    return ranking.hands_needed(per_round, tournament.extra_hand_on_tie, after)
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """What the night counts of a game, as the engine scored it: `GameScore`'s fields of the
+    same names, `after` the sides' totals after each hand, and `score` the full GameScore when
+    it was scored by the general path."""
+
+    rules: Rules
+    after: Sequence[Sequence[int]]
+    scores: Sequence[int]
+    finished: bool
+    winner: int | None
+    score: GameScore | None = None
+
+    @classmethod
+    def of(cls, score: GameScore) -> Totals:
+        after = [hand.scores for hand in score.hands]
+        return cls(score.rules, after, score.scores, score.finished, score.winner, score)
 
 
 def table_result(
@@ -97,37 +120,37 @@ def table_result(
     game = table.game
     hands = sorted(game.hands.all(), key=lambda h: h.number)
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
-    return _result(
+    return table_counted(
         tournament,
         table,
         [s.name for s in seats],
         [s.player_id for s in seats],
         game.first_dealer,
-        game_scored(game, hands),
+        Totals.of(game_scored(game, hands)),
         [h.confirmed_at is not None for h in hands] if need_confirm else [],
         round_closed,
     )
 
 
-def _result(
+def table_counted(
     tournament: Tournament,
     table: TournamentTable | TableRow,
     names: list[str],
     player_ids: list[int | None],
     first_dealer: int,
-    score: GameScore,
+    totals: Totals,
     confirmed: Sequence[bool],
     round_closed: bool,
 ) -> TableResult:
-    """The table's counted result from the engine's `score` of its game; `confirmed` says, by
+    """The table's counted result from the engine's `totals` of its game; `confirmed` says, by
     hand, whether each was confirmed (empty when the night asks no confirmation)."""
-    needed = hands_needed(tournament, score)
+    needed = _needed(tournament, totals.after)
     outcome = ranking.table_outcome(
-        totals_after=[hand.scores for hand in score.hands],
-        starting=score.scores,
+        totals_after=totals.after,
+        starting=totals.scores,
         needed=needed,
-        game_finished=score.finished,
-        game_winner=score.winner,
+        game_finished=totals.finished,
+        game_winner=totals.winner,
         round_closed=round_closed,
     )
     counted = outcome.counted
@@ -136,7 +159,8 @@ def _result(
         table=table,
         names=names,
         player_ids=player_ids,
-        score=score,
+        rules=totals.rules,
+        score=totals.score,
         counted=counted,
         needed=needed,
         scores=outcome.totals,
@@ -206,13 +230,8 @@ def tournament_standings(
     table. Fixed pairs: each pair scores its side's total. A sit-out (or bye) scores the
     tournament's sit-out score: the round's average side total, or a fixed number.
 
-    Given no `entries` and no `rounds`, read by `night_read` (tuples, no model rows); `rounds`
-    given are expected prefetched as `tournament_rounds` reads them."""
-    if entries is None and rounds is None:
-        night = night_read(tournament)
-        return standings_of(
-            tournament, night.entries, night.rounds, night.results, night.sitouts, night.name_order
-        )
+    `rounds` given are expected prefetched as `tournament_rounds` reads them (a page reads
+    the night faster by `night_read.night_read`, and `standings_of` what it read)."""
     entries = tournament_entries(tournament) if entries is None else entries
     rounds = tournament_rounds(tournament) if rounds is None else rounds
     return standings_of(
@@ -259,7 +278,7 @@ def standings_of(
         for result in results[round_.number]:
             if not result.counted and not result.done:
                 continue
-            sides = result.score.rules.sides
+            sides = result.rules.sides
             side_totals.extend(result.scores[side] for side in range(len(sides)))
             ranking.table_count(
                 rows,
@@ -289,71 +308,3 @@ class EntryRow(NamedTuple):
     pair_number: int | None
     withdrawn: bool
     name: str
-
-
-@dataclass
-class NightRead:
-    """A night read for its boards (`night_read`)."""
-
-    entries: list[EntryRow]  # in `tournament_entries` order
-    rounds: list[TournamentRound]  # in order, nothing prefetched
-    results: dict[int, list[TableResult]]  # by round number, tables in order
-    sitouts: dict[int, list[int]]  # by round number: the entry ids sitting out
-    name_order: Callable[[str], Any]  # `name_key`, remembered
-
-
-@lru_cache(maxsize=4096)
-def _name_key(name: str) -> tuple[int, ...]:
-    """`name_key`, remembered per process: a name's key is a function of its letters alone (no
-    write changes it), and the projector sorts the same names on every screen."""
-    return name_key(name)
-
-
-def night_read(tournament: Tournament) -> NightRead:
-    """The night as its standings and projector read it: entries, rounds, each table's result
-    (scored by the engine, `games_scored_rows`) and each round's sit-outs. Seven queries in
-    all, whatever the size of the night; tables, games, seats and hands as tuples, never as
-    model rows."""
-    order = _name_key
-    entries = sorted(
-        (
-            EntryRow(pk, player_id, pair, last_round is not None, name)
-            for pk, player_id, pair, last_round, name in tournament.entries.values_list(
-                "pk", "player_id", "pair_number", "last_round", "player__name"
-            )
-        ),
-        key=lambda e: order(e.name),
-    )
-    # Stable sort: pairs (or no pair number at all) keep their name order.
-    entries.sort(key=lambda e: (e.pair_number is None, e.pair_number or 0))
-    rounds = list(TournamentRound.objects.filter(tournament=tournament).order_by("number"))
-    tables = list(
-        TournamentTable.objects.filter(round__tournament=tournament)
-        .order_by("round_id", "number")
-        .values_list("round_id", "pk", "number", "game_id")
-    )
-    games = games_scored_rows([game_id for *_, game_id in tables])
-    number_of = {round_.pk: round_.number for round_ in rounds}
-    closed = {round_.pk for round_ in rounds if round_.status == "closed"}
-    need_confirm = tournament.hands_need_confirmation
-    results: dict[int, list[TableResult]] = {round_.number: [] for round_ in rounds}
-    for round_id, pk, number, game_id in tables:
-        first_dealer, names, player_ids, score, confirmed = games[game_id]
-        results[number_of[round_id]].append(
-            _result(
-                tournament,
-                TableRow(pk, number, game_id),
-                names,
-                player_ids,
-                first_dealer,
-                score,
-                confirmed if need_confirm else [],
-                round_id in closed,
-            )
-        )
-    sitouts: dict[int, list[int]] = defaultdict(list)
-    for round_id, entry_id in TournamentSitOut.objects.filter(
-        round__tournament=tournament
-    ).values_list("round_id", "entry_id"):
-        sitouts[number_of[round_id]].append(entry_id)
-    return NightRead(entries, rounds, results, dict(sitouts), order)
