@@ -19,7 +19,7 @@ from leagues.tournaments.access import tournament_for_member
 from leagues.tournaments.models import Tournament, TournamentTable
 from leagues.tournaments.night_read import night_read
 from leagues.tournaments.night_state import night_is_over, round_is_open
-from leagues.tournaments.selectors import TableResult, standings_of, table_result
+from leagues.tournaments.selectors import TableResult, standings_of, table_result, unit_key
 from leagues.tournaments.views import _fragment
 from scorecards.qr import table_link
 from scorecards.rules import KaiserError
@@ -112,13 +112,12 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
     access = tournament_for_member(request, tournament_id)
     tournament = access.tournament
     night = night_read(tournament)
-    standings = standings_of(
-        tournament, night.entries, night.rounds, night.results, night.sitouts, night.name_order
-    )
-    current = standings.current
+    current = night.rounds[-1] if night.rounds else None
     seating_open = round_is_open(current) and not night_is_over(tournament)
-    results = standings.results.get(current.number, []) if current and seating_open else []
-    panels = projector_panels(tables=len(results), rows=len(standings.rows), seating=seating_open)
+    results = night.results.get(current.number, []) if current and seating_open else []
+    # The standings' rows are counted without ranking them: the seating panel shows none.
+    rows_count = len({unit_key(entry, tournament.fixed_pairs) for entry in night.entries})
+    panels = projector_panels(tables=len(results), rows=rows_count, seating=seating_open)
     page = number_or_none(request.GET, "page", minimum=1, maximum=999) or 1
     wanted = (request.GET.get("show", ""), page)
     if wanted not in panels:
@@ -143,6 +142,9 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
         sitouts = night.sitouts.get(current.number, []) if current is not None else []
         context["sitouts"] = sorted((names[entry_id] for entry_id in sitouts), key=night.name_order)
     else:
+        standings = standings_of(
+            tournament, night.entries, night.rounds, night.results, night.sitouts, night.name_order
+        )
         rows = standings.rows[(number - 1) * PROJECTOR_ROWS : number * PROJECTOR_ROWS]
         context["standings"] = {
             "rows": rows,

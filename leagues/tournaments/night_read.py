@@ -100,9 +100,10 @@ def night_read(tournament: Tournament) -> NightRead:
     entries = sorted(
         (
             EntryRow(pk, player_id, pair, last_round is not None, name)
-            for pk, player_id, pair, last_round, name in tournament.entries.values_list(
-                "pk", "player_id", "pair_number", "last_round", "player__name"
-            )
+            # The entries' own order within a night (their Meta's, with no join to the night).
+            for pk, player_id, pair, last_round, name in tournament.entries.order_by(
+                "pair_number", "pk"
+            ).values_list("pk", "player_id", "pair_number", "last_round", "player__name")
         ),
         key=lambda e: order(e.name),
     )
@@ -134,8 +135,8 @@ def night_read(tournament: Tournament) -> NightRead:
             )
         )
     sitouts: dict[int, list[int]] = defaultdict(list)
-    for round_id, entry_id in TournamentSitOut.objects.filter(
-        round__tournament=tournament
-    ).values_list("round_id", "entry_id"):
+    # Unordered: the Meta's order by round would join the rounds for their own order.
+    sitting = TournamentSitOut.objects.filter(round__tournament=tournament).order_by()
+    for round_id, entry_id in sitting.values_list("round_id", "entry_id"):
         sitouts[number_of[round_id]].append(entry_id)
     return NightRead(entries, rounds, results, dict(sitouts), order)

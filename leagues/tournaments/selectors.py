@@ -246,6 +246,11 @@ def tournament_standings(
     )
 
 
+def unit_key(entry: EntryRow, pairs: bool) -> int:
+    """The standings row an entry counts in: its pair's number (fixed pairs), else its own."""
+    return entry.pair_number if pairs and entry.pair_number is not None else entry.pk
+
+
 def standings_of(
     tournament: Tournament,
     entries: Iterable[EntryRow],
@@ -262,7 +267,7 @@ def standings_of(
     unit_of: dict[int, int] = {}  # entry id -> standing key
     player_unit: dict[int, int] = {}  # player id -> standing key
     for entry in entries:
-        key = entry.pair_number if pairs and entry.pair_number is not None else entry.pk
+        key = unit_key(entry, pairs)
         unit_of[entry.pk] = key
         player_unit[entry.player_id] = key
         row = rows.get(key)
