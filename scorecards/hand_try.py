@@ -59,7 +59,8 @@ def hand_posted(request: HtmxHttpRequest, attempt: HandAttempt, *, locked: bool)
         return
     user = request.user if request.user.is_authenticated else None
     held = held_seat(request.session, game)
-    named = number_or_none(request.POST, "entered_as", minimum=0, maximum=rules.seats - 1)
+    data = request.POST
+    named = number_or_none(data, "entered_as", minimum=0, maximum=rules.seats - 1)
     # The phone that enters a hand is kept with it: it never confirms that hand. (An account is
     # one person already: its hands are never its own to confirm, from any browser.) A seat
     # named for the first time is claimed for this phone, which needs an id too.
