@@ -22,7 +22,6 @@ from leagues.standings.derived import (
     ratings_compute,
 )
 from leagues.standings.models import (
-    GameSummary,
     PlayerRating,
     RatingPoint,
     RatingSnapshot,
@@ -30,7 +29,7 @@ from leagues.standings.models import (
     RebuildKind,
 )
 from leagues.standings.rows import newer_snapshot_exists, rows_replace
-from leagues.standings.summaries import counted_results, summaries_store
+from leagues.standings.summaries import FreshSummary, counted_results, summaries_store
 from scorecards.models import GameStatus
 from scorecards.selectors import games_where
 
@@ -151,7 +150,7 @@ def ratings_write(club_id: int, left_out: list[LeftOut]) -> RatingSnapshot | Non
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
         return None
-    fresh: list[GameSummary] = []
+    fresh: list[FreshSummary] = []
     results = counted_results(club, None, left_out, fresh)
     # A season's summaries are what its standings rows count: only its standings store them.
     ids = [summary.game_id for summary in fresh]
