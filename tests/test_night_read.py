@@ -74,6 +74,7 @@ def _rows(standings) -> list[tuple]:
 
 
 def _results(standings) -> dict[int, list[tuple]]:
+    """The table results of `standings` (or of a `NightRead`) as plain values."""
     return {
         number: [
             (
@@ -130,6 +131,14 @@ def test_night_read_gives_the_standings_of_the_models(club, fixed, options) -> N
             if r.sitouts.exists()
         }
         night.refresh_from_db()
+    # The seating panel's read: the open round alone, the same as in the whole read.
+    whole, seating = night_read(night), night_read(night, seating=True)
+    assert whole.complete and not seating.complete and list(seating.results) == [2]
+    assert _results(seating)[2] == _results(whole)[2]
+    assert seating.sitouts.get(2) == whole.sitouts.get(2)
+    assert [e.pk for e in seating.entries] == [e.pk for e in whole.entries]
+    round_close(round=second.round)
+    assert night_read(night, seating=True).complete
 
 
 def test_game_totals_are_the_general_paths(club) -> None:

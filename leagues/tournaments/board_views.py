@@ -111,7 +111,7 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
     and once the night is over, only the standings."""
     access = tournament_for_member(request, tournament_id)
     tournament = access.tournament
-    night = night_read(tournament)
+    night = night_read(tournament, seating=request.GET.get("show") == "seating")
     current = night.rounds[-1] if night.rounds else None
     seating_open = round_is_open(current) and not night_is_over(tournament)
     results = night.results.get(current.number, []) if current and seating_open else []
@@ -142,6 +142,8 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
         sitouts = night.sitouts.get(current.number, []) if current is not None else []
         context["sitouts"] = sorted((names[entry_id] for entry_id in sitouts), key=night.name_order)
     else:
+        if not night.complete:
+            night = night_read(tournament)
         standings = standings_of(
             tournament, night.entries, night.rounds, night.results, night.sitouts, night.name_order
         )

@@ -21,6 +21,7 @@ from leagues.tournaments.models import (
     TournamentSitOut,
     TournamentTable,
 )
+from leagues.tournaments.night_state import night_is_over, round_is_open
 from leagues.tournaments.selectors import (
     EntryRow,
     TableResult,
@@ -47,6 +48,7 @@ class NightRead:
     results: dict[int, list[TableResult]]  # by round number, tables in order
     sitouts: dict[int, list[int]]  # by round number: the entry ids sitting out
     name_order: Callable[[str], Any]  # `name_key`, remembered
+    complete: bool  # every round's tables and sit-outs read (else the open round's alone)
 
 
 @lru_cache(maxsize=4096)
@@ -93,9 +95,11 @@ def game_totals(rules_data: Any, first_dealer: int, hands: list[tuple[int, Any, 
     return Totals.of(score)
 
 
-def night_read(tournament: Tournament) -> NightRead:
+def night_read(tournament: Tournament, *, seating: bool = False) -> NightRead:
     """The night as its standings and projector read it (see the module's docstring). Seven
-    queries in all, whatever the size of the night."""
+    queries in all, whatever the size of the night. With `seating`, while a round is being
+    played only its tables and sit-outs are read (what the seating panel shows; not
+    `complete`): the standings need every round."""
     order = _name_key
     entries = sorted(
         (
@@ -110,8 +114,13 @@ def night_read(tournament: Tournament) -> NightRead:
     # Stable sort: pairs (or no pair number at all) keep their name order.
     entries.sort(key=lambda e: (e.pair_number is None, e.pair_number or 0))
     rounds = list(TournamentRound.objects.filter(tournament=tournament).order_by("number"))
+    current = rounds[-1] if rounds else None
+    alone = seating and round_is_open(current) and not night_is_over(tournament)
+    of_night: dict[str, Any] = (
+        {"round_id": current.pk} if alone and current else {"round__tournament": tournament}
+    )
     tables = list(
-        TournamentTable.objects.filter(round__tournament=tournament)
+        TournamentTable.objects.filter(**of_night)
         .order_by("round_id", "number")
         .values_list("round_id", "pk", "number", "game_id")
     )
@@ -119,7 +128,9 @@ def night_read(tournament: Tournament) -> NightRead:
     number_of = {round_.pk: round_.number for round_ in rounds}
     closed = {round_.pk for round_ in rounds if round_.status == "closed"}
     need_confirm = tournament.hands_need_confirmation
-    results: dict[int, list[TableResult]] = {round_.number: [] for round_ in rounds}
+    results: dict[int, list[TableResult]] = {
+        round_.number: [] for round_ in rounds if not alone or round_ is current
+    }
     for round_id, pk, number, game_id in tables:
         rules, first_dealer, names, player_ids, hands = games[game_id]
         results[number_of[round_id]].append(
@@ -136,7 +147,7 @@ def night_read(tournament: Tournament) -> NightRead:
         )
     sitouts: dict[int, list[int]] = defaultdict(list)
     # Unordered: the Meta's order by round would join the rounds for their own order.
-    sitting = TournamentSitOut.objects.filter(round__tournament=tournament).order_by()
+    sitting = TournamentSitOut.objects.filter(**of_night).order_by()
     for round_id, entry_id in sitting.values_list("round_id", "entry_id"):
         sitouts[number_of[round_id]].append(entry_id)
-    return NightRead(entries, rounds, results, dict(sitouts), order)
+    return NightRead(entries, rounds, results, dict(sitouts), order, not alone)
