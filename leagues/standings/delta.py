@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from django.db import transaction
@@ -180,7 +182,10 @@ def _rows_apply(
     pairs = model is PartnershipStanding
     found = model.objects.filter(season=season)
     if pairs:
-        found = found.filter(first_id__in={first for first, _second in deltas})
+        # The pairs themselves, not every pair of their first players (dozens each).
+        found = found.filter(
+            reduce(or_, (Q(first_id=first, second_id=second) for first, second in deltas))
+        )
         values = found.values_list("pk", "first_id", "second_id", *_LINE, *sums)
         rows = {(row[1], row[2]): (row[0], row[3:5], row[5:]) for row in values}
     else:

@@ -54,7 +54,7 @@ def line_runs(
     wanted |= {line[1] for line in prior.values() if line[1] is not None}
     order = {
         pk: (game_day_of(played_on, finished_at), finished_at, pk)
-        for pk, played_on, finished_at in games_where(season=season, ids=sorted(wanted))
+        for pk, played_on, finished_at in games_where(ids=sorted(wanted))
         .order_by()
         .values_list("pk", "played_on", "finished_at")
     }
