@@ -20,8 +20,8 @@ have a point for that game, whatever path gets them there (the submit hands the 
 background thread, `leagues.standings.runner`, which updates the season by that game alone).
 "One finished game's update" (bench/standings_update.py) times that thread's work alone, beside
 a raw read of every hand of the season, which the rebuild from nothing is measured against.
-The baseline is `/healthz` through the Django test client in
-the same process. Figures are named `standings.<vendor>.<hands>_hands.…`.
+The baseline is `/healthz` through the Django test client in the same process. Figures are
+named `standings.<vendor>.<hands>_hands.…`.
 """
 
 from __future__ import annotations
@@ -140,8 +140,7 @@ def build_season(hands_total: int, tables: int, per_table: int, pool_size: int):
                         winner=score.winner,
                         finish_reason=score.reason or "",
                         finished_at=start + datetime.timedelta(days=night, minutes=table),
-                        # As every game started in the app (`game_start`: the day it is
-                        # played); only a game imported without a date has none.
+                        # As every game started in the app; only an import may have none.
                         played_on=(start + datetime.timedelta(days=night)).date(),
                         scores=list(score.scores),
                         target=score.target,
@@ -250,9 +249,7 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
     print(f"standings bench on {connection.vendor}: {size:,} hands requested")
     started = time.perf_counter()
     club, season = build_season(size, args.tables, args.per_table, args.pool)
-    if connection.vendor == "postgresql":
-        # What autovacuum does on a club's server after so many new rows: without the
-        # statistics the planner walks a club's games by the wrong index.
+    if connection.vendor == "postgresql":  # as autovacuum would after so many new rows
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
     hands = Hand.objects.filter(game__season=season).count()

@@ -7,7 +7,8 @@ cancels the statement, Django raises OperationalError, and the request answers 5
 Retry-After (`kaiser_league.ops_middleware.FaultMiddleware`), so no one request holds a worker
 and a connection for long. A management command (an import, a restore, a rebuild from nothing)
 and the Celery worker hold no web worker and may run longer: `budget_set` gives every
-connection of their process `settings.DB_COMMAND_STATEMENT_TIMEOUT` instead. SQLite has no
+connection of their process `settings.DB_COMMAND_STATEMENT_TIMEOUT` instead, and
+`budget_this_thread` the connection of the web process's background thread. SQLite has no
 statement timeout: there the budget is the busy timeout (settings) and gunicorn's `timeout`.
 """
 
@@ -43,6 +44,15 @@ def budget_set(seconds: int) -> None:
     for connection in connections.all(initialized_only=True):
         if connection.connection is not None:
             _apply(connection, seconds)
+
+
+def budget_this_thread(seconds: int) -> None:
+    """This thread's connection (opened now if need be) runs each statement up to `seconds`
+    until it closes: for a thread of a web process that serves no request (the derived data's
+    background thread, whose rebuild from nothing may run longer than a request may)."""
+    connection = connections["default"]
+    connection.ensure_connection()
+    _apply(connection, seconds)
 
 
 def _on_connect(sender: Any, connection: BaseDatabaseWrapper, **kwargs: Any) -> None:

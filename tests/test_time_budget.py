@@ -23,7 +23,7 @@ from django.db.utils import DatabaseErrorWrapper
 from django.test import Client
 from django.urls import reverse
 
-from kaiser_league.budget import budget_set, statement_timeout_sql
+from kaiser_league.budget import budget_set, budget_this_thread, statement_timeout_sql
 from kaiser_league.ops_middleware import RETRY_AFTER_SECONDS
 from scorecards.services import game_start
 
@@ -168,3 +168,27 @@ def test_a_statement_past_its_budget_on_postgresql_answers_503(alice, monkeypatc
         assert browser.get("/").status_code == 200
     finally:
         connection.close()  # the next connection starts with the settings' budget again
+
+
+def test_the_background_thread_of_a_web_process_takes_the_larger_budget() -> None:
+    """The derived data's thread (a season rebuilt from nothing runs in it on the embedded
+    default) sets the command budget on its connection at each round, not the request's."""
+    with open("leagues/standings/runner.py", encoding="utf-8") as handle:
+        assert "budget_this_thread(settings.DB_COMMAND_STATEMENT_TIMEOUT)" in handle.read()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_thread_s_budget_holds_on_its_connection_until_it_closes() -> None:
+    assert connection.vendor == "postgresql"
+    connection.close()
+    try:
+        budget_this_thread(600)
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW statement_timeout")
+            assert cursor.fetchone()[0] == "10min"
+    finally:
+        connection.close()
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW statement_timeout")
+        assert cursor.fetchone()[0] == f"{settings.DB_STATEMENT_TIMEOUT}s"

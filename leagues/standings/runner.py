@@ -29,6 +29,8 @@ from django.conf import settings
 from django.core.signals import request_started
 from django.db import connection
 
+from kaiser_league.budget import budget_this_thread
+
 log = logging.getLogger(__name__)
 
 
@@ -157,6 +159,10 @@ def _loop() -> None:
                 _busy = True
                 _next_reconcile = time.monotonic() + interval
         try:
+            if work or reconcile:
+                # A request's budget is not this thread's: a season rebuilt from nothing
+                # may read for longer than a page may.
+                budget_this_thread(settings.DB_COMMAND_STATEMENT_TIMEOUT)
             if work and _run is not None:
                 _run(
                     season_games={
