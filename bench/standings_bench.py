@@ -252,8 +252,7 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
     if connection.vendor == "postgresql":  # as autovacuum would after so many new rows
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
-    hands = Hand.objects.filter(game__season=season).count()
-    games = season.games.count()
+    hands, games = Hand.objects.filter(game__season=season).count(), season.games.count()
     print(f"  built {games:,} games, {hands:,} hands in {time.perf_counter() - started:.1f} s")
     key = f"standings.{connection.vendor}.{hands}_hands"
     result(f"{key}.hands", hands, "hands")
