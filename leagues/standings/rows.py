@@ -62,7 +62,7 @@ def rows_replace(
     return True
 
 
-# Columns whose values go to SQLite as Python gives them: nothing to convert.
+# Columns whose values go to the database as Python gives them: nothing to convert.
 _PLAIN_TYPES = frozenset(
     (
         "IntegerField",
@@ -86,13 +86,11 @@ def _rows_insert(
     wanted: dict[Any, dict],
 ) -> bool:
     """Insert the rows `keys` of `wanted` (`fixed`, the key, the figures `fields`) as one
-    prepared statement run over plain values, on SQLite: a season rebuilt from nothing writes
-    thousands of rows (a row per partnership), and building a model and the ORM's statement
-    for each cost more than computing them. Returns False, having written nothing, where it
-    does not apply (another database, a column left to its default, a row with other figures
-    than `fields`): `bulk_create` writes them then."""
-    if connection.vendor != "sqlite":
-        return False
+    statement run over plain values: a season rebuilt from nothing writes thousands of rows (a
+    row per partnership), and building a model and the ORM's statement for each cost more
+    than computing them. Returns False, having written nothing, where it does not apply (a
+    column left to its default, a row with other figures than `fields`): `bulk_create` writes
+    them then."""
     meta = model._meta
     settable = {field.attname: field for field in meta.concrete_fields if not field.primary_key}
     names = (*fixed, *key, *fields)
@@ -116,14 +114,16 @@ def _rows_insert(
             row[place] = field.get_db_prep_save(row[place], connection)
         rows.append(row)
     quote = connection.ops.quote_name
-    sql = (
-        f"INSERT INTO {quote(meta.db_table)} "
-        f"({', '.join(quote(field.column) for field in columns)}) "
-        f"VALUES ({', '.join(['%s'] * len(columns))})"
-    )
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+    head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in columns)})"
+    rows_write(head, f"({', '.join(['%s'] * len(columns))})", rows)
     return True
+
+
+def rows_write(head: str, row: str, rows: list[list[Any]], tail: str = "") -> None:
+    """Run `head VALUES row tail` for each of `rows` (`row`: one row's placeholders) as one
+    prepared statement over them all: no model built, no ORM statement a batch."""
+    with connection.cursor() as cursor:
+        cursor.executemany(f"{head} VALUES {row} {tail}", rows)
 
 
 def newer_snapshot_exists(

@@ -40,6 +40,7 @@ from leagues.standings.derived import (
     game_outcome,
 )
 from leagues.standings.models import GameSummary
+from leagues.standings.rows import rows_write
 from leagues.standings.scoring import (
     GameRow,
     RulesText,
@@ -149,21 +150,7 @@ def summaries_store(summaries: Sequence[GameSummary | FreshSummary]) -> None:
         return
     try:
         with transaction.atomic():
-            if connection.vendor == "sqlite":
-                _summaries_upsert(summaries)
-            else:
-                GameSummary.objects.bulk_create(
-                    [
-                        GameSummary(**summary._asdict())
-                        if isinstance(summary, FreshSummary)
-                        else summary
-                        for summary in summaries
-                    ],
-                    batch_size=500,
-                    update_conflicts=True,
-                    unique_fields=["game"],
-                    update_fields=_SUMMARY_FIELDS,
-                )
+            _summaries_upsert(summaries)
     except IntegrityError:
         log.warning("a game went while its summary was written; the next rebuild writes it")
 
@@ -172,8 +159,8 @@ _JSON_FIELDS = frozenset(("players", "sides", "scores", "seat_counts", "side_cou
 
 
 def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
-    """`bulk_create(update_conflicts=True)` as one prepared statement run over plain tuples
-    (SQLite, where the JSON columns are text as `json.dumps` writes them): a rebuild from
+    """`bulk_create(update_conflicts=True)` as one statement run over plain tuples, the JSON
+    columns as the text `json.dumps` writes (cast to jsonb on PostgreSQL): a rebuild from
     nothing writes a summary per game, and building the ORM's statement for each batch cost
     more than the scoring."""
     table = connection.ops.quote_name(GameSummary._meta.db_table)
@@ -183,10 +170,9 @@ def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
         f"{connection.ops.quote_name(name)} = excluded.{connection.ops.quote_name(name)}"
         for name in _SUMMARY_FIELDS
     )
-    sql = (
-        f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(names))}) "
-        f"ON CONFLICT ({connection.ops.quote_name('game_id')}) DO UPDATE SET {updates}"
-    )
+    jsonb = "::jsonb" if connection.vendor == "postgresql" else ""
+    places = ", ".join(f"%s{jsonb}" if name in _JSON_FIELDS else "%s" for name in names)
+    tail = f"ON CONFLICT ({connection.ops.quote_name('game_id')}) DO UPDATE SET {updates}"
     # json.dumps's text; the values are trees, so no check for a circular one.
     encode = json.JSONEncoder(check_circular=False).encode
     values_of = attrgetter(*names)
@@ -197,8 +183,7 @@ def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
         for place in json_places:
             row[place] = encode(row[place])
         rows.append(row)
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+    rows_write(f"INSERT INTO {table} ({columns})", f"({places})", rows, tail)
 
 
 def _counter_rows(rows: Any, width: int) -> bool:
