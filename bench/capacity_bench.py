@@ -52,12 +52,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.harness import (
     GunicornServer,
     HttpSession,
+    database_or_each,
     django_ready,
     median,
-    per_database,
     percentile,
     production_env,
     result,
+    server_arguments,
     vendor_of,
 )
 from bench.night_plan import (
@@ -223,18 +224,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--step", type=float, default=3 if QUICK else 8, help="seconds a step")
     parser.add_argument("--tables", type=int, default=40, help="tables playing at once, at most")
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1)),
-        help="gunicorn processes (default: WEB_CONCURRENCY, else two per core)",
-    )
-    parser.add_argument("--threads", type=int, default=4)
+    server_arguments(parser)
     args = parser.parse_args(argv)
-    status = per_database(__file__, argv if argv is not None else sys.argv[1:], args.database_url)
+    status = database_or_each(__file__, argv, args)
     if status is not None:
         return status
-    args.database_url = "" if vendor_of(args.database_url) == "sqlite" else args.database_url
 
     with tempfile.TemporaryDirectory(prefix="kaiser-capacity-") as tmp:
         env = production_env(

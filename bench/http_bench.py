@@ -42,14 +42,15 @@ from bench.floor import FLOOR_GET
 from bench.harness import (
     HttpSession,
     Timings,
+    database_or_each,
     django_ready,
     gunicorn_server,
     load_run,
     median,
-    per_database,
     percentile,
     production_env,
     result,
+    server_arguments,
     vendor_of,
 )
 
@@ -198,13 +199,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=2 if QUICK else 4)
     parser.add_argument("--time-limit", type=float, default=60, help="seconds per measurement")
-    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
-    parser.add_argument("--threads", type=int, default=4)
+    server_arguments(parser)
     args = parser.parse_args(argv)
-    status = per_database(__file__, argv if argv is not None else sys.argv[1:], args.database_url)
+    status = database_or_each(__file__, argv, args)
     if status is not None:
         return status
-    args.database_url = "" if vendor_of(args.database_url) == "sqlite" else args.database_url
 
     with tempfile.TemporaryDirectory(prefix="kaiser-bench-") as tmp:
         env = production_env(

@@ -40,13 +40,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import (
     HttpSession,
+    database_or_each,
     django_ready,
     gunicorn_server,
     median,
-    per_database,
     percentile,
     production_env,
     result,
+    server_arguments,
     vendor_of,
 )
 
@@ -277,13 +278,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5, help="times the members open it at once")
     parser.add_argument("--pause", type=float, default=2.0, help="seconds between the rounds")
     parser.add_argument("--count", type=int, default=10, help="requests per figure alone")
-    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
-    parser.add_argument("--threads", type=int, default=4)
+    server_arguments(parser)
     args = parser.parse_args(argv)
-    status = per_database(__file__, argv if argv is not None else sys.argv[1:], args.database_url)
+    status = database_or_each(__file__, argv, args)
     if status is not None:
         return status
-    args.database_url = "" if vendor_of(args.database_url) == "sqlite" else args.database_url
     with tempfile.TemporaryDirectory(prefix="kaiser-huge-") as tmp:
         env = production_env(
             static_root=Path(tmp) / "static",

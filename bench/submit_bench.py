@@ -42,13 +42,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.floor import FLOOR_POST, floor_form
 from bench.harness import (
     HttpSession,
+    database_or_each,
     django_ready,
     gunicorn_server,
     median,
-    per_database,
     percentile,
     production_env,
     result,
+    server_arguments,
     vendor_of,
 )
 from bench.night_plan import night_plan, night_setup, stored_hands, table_join
@@ -86,13 +87,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--single", type=int, default=20 if QUICK else 80, help="lone submits of each kind"
     )
-    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1))
-    parser.add_argument("--threads", type=int, default=4)
+    server_arguments(parser)
     args = parser.parse_args(argv)
-    status = per_database(__file__, argv if argv is not None else sys.argv[1:], args.database_url)
+    status = database_or_each(__file__, argv, args)
     if status is not None:
         return status
-    args.database_url = "" if vendor_of(args.database_url) == "sqlite" else args.database_url
 
     with tempfile.TemporaryDirectory(prefix="kaiser-submit-") as tmp:
         env = production_env(

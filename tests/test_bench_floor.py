@@ -106,6 +106,7 @@ def test_the_goals_judge_pages_and_submits_against_the_floor() -> None:
         "submit.sqlite.single.htmx.ratio_floor_p50": ("at_most", 2, post),
         "http.sqlite.single.game_sheet.ratio_floor_p50": ("at_most", 2, get),
         "http.sqlite.single.standings_page.ratio_floor_p50": ("at_most", 2, get),
+        "http.sqlite.single.projector_standings.ratio_floor_p50": ("at_most", 2, get),
     }
     assert {f.goal_text() for f in floor_rows} == {
         "<= 1.5 x floor POST",
