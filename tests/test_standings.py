@@ -30,7 +30,7 @@ from scorecards.services import GameClosed, hand_correct, hand_record, hand_undo
 from tests.leagues_helpers import GAME_1, play, trump, two_games
 
 # The day last played is held in tests/test_standings_counted.py; these are the counts.
-FIGURES = tuple(f for f in PlayerStanding.FIGURES if f not in ("last_played", "last_game"))
+FIGURES = tuple(name for name in PlayerStanding.FIGURES if name != "last_played")
 
 # name: games, wins, draws, win %, for, against, hands, avg, made, attempted, no-trump made,
 # set, kaisers, streak -- worked out by hand from the hand-by-hand tables.

@@ -37,11 +37,11 @@ GAME_RULES = rules_build({"preset": "standard"})
 
 def stored(season: Season) -> tuple:
     players = {
-        row.player_id: (row.figures(), row.nights, row.night_wins, row.pot_balance)
+        row.player_id: (row.figures(), row.last_game, row.nights, row.night_wins, row.pot_balance)
         for row in PlayerStanding.objects.filter(season=season)
     }
     pairs = {
-        (row.first_id, row.second_id): row.figures()
+        (row.first_id, row.second_id): (row.figures(), row.last_game)
         for row in PartnershipStanding.objects.filter(season=season)
     }
     snapshot = StandingsSnapshot.objects.filter(season=season).values_list("games", "hands")

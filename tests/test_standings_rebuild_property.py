@@ -173,11 +173,17 @@ class League:
     def stored(self) -> tuple:
         season, club = self.season, self.club
         players = {
-            row.player_id: (row.figures(), row.nights, row.night_wins, row.pot_balance)
+            row.player_id: (
+                row.figures(),
+                row.last_game,
+                row.nights,
+                row.night_wins,
+                row.pot_balance,
+            )
             for row in PlayerStanding.objects.filter(season=season)
         }
         pairs = {
-            (row.first_id, row.second_id): row.figures()
+            (row.first_id, row.second_id): (row.figures(), row.last_game)
             for row in PartnershipStanding.objects.filter(season=season)
         }
         # No snapshot yet (nothing counted ever queued a rebuild) reads as nothing counted.

@@ -101,9 +101,12 @@ def reference_standings(club: Club, season: Season) -> tuple[dict, dict, int, in
 
 
 def stored_standings(season: Season) -> tuple[dict, dict, int, int]:
-    players = {row.player_id: row.figures() for row in PlayerStanding.objects.filter(season=season)}
+    players = {
+        row.player_id: {**row.figures(), "last_game": row.last_game}
+        for row in PlayerStanding.objects.filter(season=season)
+    }
     pairs = {
-        (row.first_id, row.second_id): row.figures()
+        (row.first_id, row.second_id): {**row.figures(), "last_game": row.last_game}
         for row in PartnershipStanding.objects.filter(season=season)
     }
     snapshot = StandingsSnapshot.objects.get(season=season)

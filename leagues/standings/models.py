@@ -67,8 +67,10 @@ class StandingFigures(models.Model):
         "kaisers",
         "streak",
         "last_played",
-        "last_game",
     )
+    # What one game's update follows on from, beside the figures: a game's id, which a restore
+    # numbers anew (so not a figure a backup compares).
+    LINE = ("last_game",)
 
     class Meta:
         abstract = True

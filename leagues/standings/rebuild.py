@@ -181,7 +181,7 @@ def _standings_written(season_id: int, left_out: list[LeftOut]) -> StandingsSnap
     nights = nights_compute(season_nights(season.pk), results)
     for player, row in players.items():
         row.update(nights.get(player) or dict.fromkeys(NIGHT_FIGURES, 0))
-    fields = StandingFigures.FIGURES
+    fields = (*StandingFigures.FIGURES, *StandingFigures.LINE)
     with transaction.atomic():
         snapshot = StandingsSnapshot.objects.select_for_update().filter(season=season).first()
         if newer_snapshot_exists(snapshot, started):
