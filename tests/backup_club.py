@@ -146,6 +146,12 @@ def derived_rebuild(club) -> None:
     rebuild.ratings_rebuild(club_id=club.pk)
 
 
+def _plain(figures: dict) -> dict:
+    """A line's figures as JSON carries them (the day last played as its ISO text), so that a
+    summary made in another process compares equal."""
+    return {k: v.isoformat() if isinstance(v, datetime.date) else v for k, v in figures.items()}
+
+
 def club_summary(club) -> dict[str, Any]:
     """Everything a person would compare: the backup document itself (games, scores, hands,
     versions, tournaments, invitations, settings), the standings, the ratings, and which games
@@ -169,14 +175,14 @@ def club_summary(club) -> dict[str, Any]:
         ],
         "scores": [[list(g.scores), g.winner, g.hand_count, g.status] for g in games],
         "standings": sorted(
-            [s.season.name, s.player.name, s.figures()]
+            [s.season.name, s.player.name, _plain(s.figures())]
             for s in PlayerStanding.objects.filter(season__club=club).select_related(
                 "season", "player"
             )
         ),
         "partnerships": sorted(
             # The pair is stored lower id first: ids differ after a restore, names do not.
-            [s.season.name, *sorted([s.first.name, s.second.name]), s.figures()]
+            [s.season.name, *sorted([s.first.name, s.second.name]), _plain(s.figures())]
             for s in PartnershipStanding.objects.filter(season__club=club).select_related(
                 "season", "first", "second"
             )
