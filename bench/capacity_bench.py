@@ -49,16 +49,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.cli import database_or_each, production_env_in, server_arguments
 from bench.harness import (
     GunicornServer,
     HttpSession,
-    database_or_each,
     django_ready,
     median,
     percentile,
-    production_env,
     result,
-    server_arguments,
     vendor_of,
 )
 from bench.night_plan import (
@@ -231,11 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         return status
 
     with tempfile.TemporaryDirectory(prefix="kaiser-capacity-") as tmp:
-        env = production_env(
-            static_root=Path(tmp) / "static",
-            database_url=args.database_url,
-            sqlite_path=Path(tmp) / "bench.sqlite3",
-        )
+        env = production_env_in(tmp, args.database_url)
         django_ready(env)
         server = GunicornServer(env, workers=args.workers, threads=args.threads)
         night = Night(base=server.start())

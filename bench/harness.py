@@ -7,7 +7,6 @@ Everything here talks to 127.0.0.1 only, and every run is bounded in count and i
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import http.client
 import os
@@ -110,24 +109,6 @@ SQLITE = "sqlite"  # --database-url value: a throw-away SQLite file
 def vendor_of(database_url: str) -> str:
     """The vendor name a figure carries: "postgresql" for a postgres:// URL, else "sqlite"."""
     return "postgresql" if database_url.startswith("postgres") else "sqlite"
-
-
-def server_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--workers` (WEB_CONCURRENCY, else two per core) and `--threads` (4): the gunicorn a
-    bench starts, as deploy/gunicorn.conf.py reads them."""
-    workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1))
-    parser.add_argument("--workers", type=int, default=workers, help="gunicorn processes")
-    parser.add_argument("--threads", type=int, default=4)
-
-
-def database_or_each(script: str, argv: list[str] | None, args: argparse.Namespace) -> int | None:
-    """`per_database` for `args.database_url` (`argv`: the script's, None for sys.argv's). When
-    the caller is to measure one database (None returned), `args.database_url` is left as its
-    URL, or "" for a throw-away SQLite file."""
-    status = per_database(script, argv if argv is not None else sys.argv[1:], args.database_url)
-    if status is None:
-        args.database_url = "" if vendor_of(args.database_url) == "sqlite" else args.database_url
-    return status
 
 
 def per_database(script: str, argv: list[str], database_url: str | None) -> int | None:

@@ -38,19 +38,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.cli import database_or_each, production_env_in, server_arguments
 from bench.floor import FLOOR_GET
 from bench.harness import (
     HttpSession,
     Timings,
-    database_or_each,
     django_ready,
     gunicorn_server,
     load_run,
     median,
     percentile,
-    production_env,
     result,
-    server_arguments,
     vendor_of,
 )
 
@@ -206,12 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         return status
 
     with tempfile.TemporaryDirectory(prefix="kaiser-bench-") as tmp:
-        env = production_env(
-            static_root=Path(tmp) / "static",
-            database_url=args.database_url,
-            sqlite_path=Path(tmp) / "bench.sqlite3",
-            floor=True,
-        )
+        env = production_env_in(tmp, args.database_url, floor=True)
         data = setup_data(env, args.sheet_hands)
         try:
             with gunicorn_server(env, workers=args.workers, threads=args.threads) as base:

@@ -38,16 +38,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.cli import database_or_each, production_env_in, server_arguments
 from bench.harness import (
     HttpSession,
-    database_or_each,
     django_ready,
     gunicorn_server,
     median,
     percentile,
-    production_env,
     result,
-    server_arguments,
     vendor_of,
 )
 
@@ -284,11 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     if status is not None:
         return status
     with tempfile.TemporaryDirectory(prefix="kaiser-huge-") as tmp:
-        env = production_env(
-            static_root=Path(tmp) / "static",
-            database_url=args.database_url,
-            sqlite_path=Path(tmp) / "bench.sqlite3",
-        )
+        env = production_env_in(tmp, args.database_url)
         data = setup_data(env, args.hands)
         try:
             with gunicorn_server(env, workers=args.workers, threads=args.threads) as base:

@@ -42,7 +42,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import HttpSession, django_ready, gunicorn_server, local_base_url, production_env
+from bench.cli import production_env_in
+from bench.harness import (
+    HttpSession,
+    django_ready,
+    gunicorn_server,
+    local_base_url,
+)
 from bench.night_plan import (  # noqa: F401 - the load tests import the whole night from here
     CONFLICT,
     CREATED,
@@ -234,11 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("bounded runs only: at most 20000 hands and one hour")
 
     with tempfile.TemporaryDirectory(prefix="kaiser-night-") as tmp:
-        env = production_env(
-            static_root=Path(tmp) / "static",
-            database_url=args.database_url,
-            sqlite_path=Path(tmp) / "night.sqlite3",
-        )
+        env = production_env_in(tmp, args.database_url)
         django_ready(env, migrate=not args.base_url)
         plans = night_plan(args.tables, args.hands, args.seed)
         club, tables = night_setup(plans)

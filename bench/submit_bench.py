@@ -39,17 +39,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.cli import database_or_each, production_env_in, server_arguments
 from bench.floor import FLOOR_POST, floor_form
 from bench.harness import (
     HttpSession,
-    database_or_each,
     django_ready,
     gunicorn_server,
     median,
     percentile,
-    production_env,
     result,
-    server_arguments,
     vendor_of,
 )
 from bench.night_plan import night_plan, night_setup, stored_hands, table_join
@@ -94,12 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         return status
 
     with tempfile.TemporaryDirectory(prefix="kaiser-submit-") as tmp:
-        env = production_env(
-            static_root=Path(tmp) / "static",
-            database_url=args.database_url,
-            sqlite_path=Path(tmp) / "bench.sqlite3",
-            floor=True,
-        )
+        env = production_env_in(tmp, args.database_url, floor=True)
         django_ready(env)
         # Burst tables play `bursts` hands each; single-phone tables take the rest in turn.
         singles = max(1, 2 * args.single // 6 + 2)
