@@ -36,6 +36,7 @@ import datetime
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
 from typing import Protocol
 
 from django.db.models import F, OrderBy, QuerySet
@@ -203,6 +204,13 @@ class GameResult:
     day: datetime.date | None = None  # the day it counts on (`game_day`)
 
 
+def streak_after(streak: int, result: bool | None) -> int:
+    """A streak (wins +, losses -) after one more game: won True, lost False, drawn None."""
+    if result is None:
+        return 0
+    return (streak + 1 if streak > 0 else 1) if result else (streak - 1 if streak < 0 else -1)
+
+
 @dataclass(slots=True)
 class Figures:
     games: int = 0
@@ -235,14 +243,6 @@ class Figures:
     def as_row(self, *, player: bool = True) -> dict:
         """The stored figures: StandingFigures fields, and for a player's line (`player`) the
         PLAYER_ONLY ones too."""
-        streak = 0
-        last = self.results[-1] if self.results else None
-        if last is not None:
-            for won in reversed(self.results):
-                if won is not last:
-                    break
-                streak += 1
-            streak = streak if last else -streak
         row = {
             "games": self.games,
             "wins": self.wins,
@@ -257,7 +257,7 @@ class Figures:
             "nt_bids_made": self.nt_bids_made,
             "times_set": self.times_set,
             "kaisers": self.kaisers,
-            "streak": streak,
+            "streak": reduce(streak_after, self.results, 0),
             "last_played": self.last_played,
             "last_game": self.last_game,
         }

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from leagues.clubs.models import Season
-from leagues.standings.derived import game_day_of, game_order
+from leagues.standings.derived import game_day_of, game_order, streak_after
 from leagues.standings.summaries import summaries_stored, summary_counts
 from scorecards.selectors import games_seated_ordered, games_where
 
@@ -71,7 +71,7 @@ def line_runs(
             walk.add(key)
             continue
         for _pk, result in games:
-            streak = _step(streak, result)
+            streak = streak_after(streak, result)
         last = games[-1][0]
         lines[key] = (streak, order[last][0], last)
     if walk:
@@ -81,15 +81,6 @@ def line_runs(
 
 def _members(key: Any) -> tuple[int, ...]:
     return (key,) if isinstance(key, int) else tuple(key)
-
-
-def _step(streak: int, result: bool | None) -> int:
-    """A streak (wins +, losses -) after one more game, won (True), lost or drawn (None)."""
-    if result is None:
-        return 0
-    if result:
-        return streak + 1 if streak > 0 else 1
-    return streak - 1 if streak < 0 else -1
 
 
 def _result_of(summary: Mapping[str, Any], together: tuple[int, ...]) -> tuple[bool, bool | None]:
