@@ -145,7 +145,9 @@ if DATABASE_URL:
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            # Django's SQLite backend with the writers queued by a file lock, so a writer
+            # goes on the moment the one before it commits (kaiser_league/sqlite_queue).
+            "ENGINE": "kaiser_league.sqlite_queue",
             "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             "CONN_MAX_AGE": CONN_MAX_AGE,
             "CONN_HEALTH_CHECKS": True,

@@ -17,7 +17,7 @@ LOGGING["root"] = {**LOGGING["root"], "level": "WARNING"}  # noqa: F405
 # On SQLite the tests use a file in WAL mode, as a club server does, not Django's default shared
 # in-memory database: threads then really take turns on the write lock (busy_timeout) and the
 # concurrency tests prove what production does. One file per checkout, so worktrees never share.
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+if DATABASES["default"]["ENGINE"] == "kaiser_league.sqlite_queue":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": env_str("SQLITE_TEST_PATH", str(BASE_DIR / "db.sqlite3.test"))  # noqa: F405
     }

@@ -110,11 +110,11 @@ def test_a_postgresql_server_sets_the_request_budget_on_each_connection() -> Non
 
 
 def test_sqlite_waits_for_the_lock_less_than_gunicorn_waits_for_a_worker() -> None:
-    """SQLite cannot cancel a statement: its budget is the lock wait (busy timeout), which
-    must end, and answer 503, before gunicorn kills the worker (a killed worker answers
-    nothing)."""
+    """SQLite cannot cancel a statement: its budget is the lock wait (busy timeout, shared by
+    the writers' queue and SQLite's own lock: tests/test_sqlite_queue.py), which must end, and
+    answer 503, before gunicorn kills the worker (a killed worker answers nothing)."""
     read = _settings_with({})
-    assert read["engine"] == "django.db.backends.sqlite3"
+    assert read["engine"] == "kaiser_league.sqlite_queue"
     busy = read["db"]["timeout"]
     assert f"busy_timeout={busy * 1000}" in read["db"]["init_command"]
     gunicorn = runpy.run_path("deploy/gunicorn.conf.py")
