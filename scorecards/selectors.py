@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
+from django.db import connection
 from django.db.models import (
     Exists,
     F,
@@ -35,6 +35,7 @@ from scorecards.models import (
     Seat,
     hand_input,
 )
+from scorecards.records_stream import records_joined, records_read
 from scorecards.rules import (
     GameScore,
     HandInput,
@@ -272,27 +273,26 @@ def games_records_stream(
     hands are not numbered 1..n or cannot be read together (the caller reads that game
     otherwise).
 
-    One query of tuples, streamed (one game's records held at a time), and each game's records
-    decoded by one `json.loads`, joined as a JSON array: a season rebuilt from nothing reads
-    every hand, and decoding its records one by one cost more than reading them."""
+    One query of tuples, streamed (a chunk of games' records held at a time), and each game's
+    records decoded by one `json.loads`, joined as a JSON array: a season rebuilt from nothing
+    reads every hand, and decoding its records one by one cost more than reading them. On
+    PostgreSQL the database joins them (a row a game, its hands counted: a hand a row cost
+    the client more than the records' text)."""
+    hands = Hand.objects.filter(**_of_games(games))
+    if connection.vendor == "postgresql":
+        yield from records_joined(hands)
+        return
     rows = (
-        Hand.objects.filter(**_of_games(games))
-        .order_by("game_id", "number")
+        hands.order_by("game_id", "number")
         .values_list("game_id", "number", Cast("record", TextField()))
         .iterator(chunk_size=2000)
     )
-    for game_id, hands in groupby(rows, itemgetter(0)):
-        rows_of = list(hands)
+    for game_id, of_game in groupby(rows, itemgetter(0)):
+        rows_of = list(of_game)
         if any(row[1] != place for place, row in enumerate(rows_of, 1)):
             yield game_id, None
             continue
-        try:
-            records = json.loads(f"[{','.join([row[2] for row in rows_of])}]")
-        except ValueError:
-            records = None
-        if type(records) is not list or len(records) != len(rows_of):
-            records = None  # a record that is not JSON alone: the ORM's reading tells
-        yield game_id, records
+        yield game_id, records_read([row[2] for row in rows_of])
 
 
 def game_last_change() -> Subquery:

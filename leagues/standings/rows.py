@@ -4,10 +4,10 @@ never letting an older computation overwrite a newer one."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
-from django.db import connection, models
+from django.db import connection, models, transaction
 
 from leagues.standings.models import (
     RatingSnapshot,
@@ -113,17 +113,58 @@ def _rows_insert(
         for place, field in other:
             row[place] = field.get_db_prep_save(row[place], connection)
         rows.append(row)
-    quote = connection.ops.quote_name
-    head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in columns)})"
-    rows_write(head, f"({', '.join(['%s'] * len(columns))})", rows)
+    rows_write(meta.db_table, [field.column for field in columns], rows)
     return True
 
 
-def rows_write(head: str, row: str, rows: list[list[Any]], tail: str = "") -> None:
-    """Run `head VALUES row tail` for each of `rows` (`row`: one row's placeholders) as one
-    prepared statement over them all: no model built, no ORM statement a batch."""
+# From this many rows on, PostgreSQL is sent them by COPY: a statement run for each row
+# costs the server a plan's execution and the client a round of the pipeline per row, which
+# for a season's thousands of rows took longer than computing them.
+COPY_FROM = 64
+
+
+def rows_write(
+    table: str,
+    columns: Sequence[str],
+    rows: list[list[Any]],
+    *,
+    tail: str = "",
+    json_columns: Collection[str] = (),
+) -> None:
+    """Insert `rows` (each the values of `columns`, in order, as plain values; those of
+    `json_columns` as JSON text) into `table`, `tail` closing the statement (an `ON CONFLICT`
+    clause). No model built, no ORM statement: one prepared statement run over them all, or on
+    PostgreSQL, for many rows, COPY into a temporary table of the same columns and one
+    `INSERT ... SELECT` from it, in a transaction of its own (a savepoint in the caller's)."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(column) for column in columns)
     with connection.cursor() as cursor:
-        cursor.executemany(f"{head} VALUES {row} {tail}", rows)
+        if connection.vendor != "postgresql" or len(rows) < COPY_FROM:
+            cast = "::jsonb" if connection.vendor == "postgresql" else ""
+            places = ", ".join(
+                f"%s{cast}" if column in json_columns else "%s" for column in columns
+            )
+            cursor.executemany(
+                f"INSERT INTO {quote(table)} ({names}) VALUES ({places}) {tail}", rows
+            )
+            return
+        # A name of this connection's own (temporary tables are a session's), dropped at
+        # once: the caller may write another set of rows in the same transaction.
+        staged = quote(f"rows_write_{table}")
+        with transaction.atomic():
+            cursor.execute(
+                f"CREATE TEMPORARY TABLE {staged} ON COMMIT DROP AS "
+                f"SELECT {names} FROM {quote(table)} WITH NO DATA"
+            )
+            with cursor.cursor.copy(f"COPY {staged} ({names}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            cursor.execute(
+                f"INSERT INTO {quote(table)} ({names}) SELECT {names} FROM {staged} {tail}"
+            )
+            cursor.execute(f"DROP TABLE {staged}")
 
 
 def newer_snapshot_exists(

@@ -159,20 +159,13 @@ _JSON_FIELDS = frozenset(("players", "sides", "scores", "seat_counts", "side_cou
 
 
 def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
-    """`bulk_create(update_conflicts=True)` as one statement run over plain tuples, the JSON
-    columns as the text `json.dumps` writes (cast to jsonb on PostgreSQL): a rebuild from
-    nothing writes a summary per game, and building the ORM's statement for each batch cost
-    more than the scoring."""
-    table = connection.ops.quote_name(GameSummary._meta.db_table)
+    """`bulk_create(update_conflicts=True)` over plain tuples (`rows.rows_write`), the JSON
+    columns as the text `json.dumps` writes: a rebuild from nothing writes a summary per game,
+    and building the ORM's statement for each batch cost more than the scoring."""
     names = ["game_id", *_SUMMARY_FIELDS]
-    columns = ", ".join(connection.ops.quote_name(name) for name in names)
-    updates = ", ".join(
-        f"{connection.ops.quote_name(name)} = excluded.{connection.ops.quote_name(name)}"
-        for name in _SUMMARY_FIELDS
-    )
-    jsonb = "::jsonb" if connection.vendor == "postgresql" else ""
-    places = ", ".join(f"%s{jsonb}" if name in _JSON_FIELDS else "%s" for name in names)
-    tail = f"ON CONFLICT ({connection.ops.quote_name('game_id')}) DO UPDATE SET {updates}"
+    quote = connection.ops.quote_name
+    updates = ", ".join(f"{quote(name)} = excluded.{quote(name)}" for name in _SUMMARY_FIELDS)
+    tail = f"ON CONFLICT ({quote('game_id')}) DO UPDATE SET {updates}"
     # json.dumps's text; the values are trees, so no check for a circular one.
     encode = json.JSONEncoder(check_circular=False).encode
     values_of = attrgetter(*names)
@@ -183,7 +176,7 @@ def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
         for place in json_places:
             row[place] = encode(row[place])
         rows.append(row)
-    rows_write(f"INSERT INTO {table} ({columns})", f"({places})", rows, tail)
+    rows_write(GameSummary._meta.db_table, names, rows, tail=tail, json_columns=_JSON_FIELDS)
 
 
 def _counter_rows(rows: Any, width: int) -> bool:
