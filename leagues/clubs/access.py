@@ -8,9 +8,11 @@ member whose role lacks the power gets 403.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest
 
 from kaiser_league.middleware import SignInRequired
@@ -64,6 +66,29 @@ def membership_of(request: HttpRequest, club: Club) -> Membership | None:
     return Membership.objects.filter(club=club, user=request.user).first()
 
 
+def _club_and_membership(request: HttpRequest, slug: str) -> tuple[Club | None, Membership | None]:
+    """The club `slug` and the signed-in user's membership of it, read in one query (the
+    membership's id and role as subqueries: each query costs its compilation per request)."""
+    clubs = Club.objects.filter(slug=slug)
+    user = request.user
+    if user.is_authenticated:
+        mine = Membership.objects.filter(club_id=OuterRef("pk"), user_id=user.pk)
+        clubs = clubs.annotate(
+            _membership_id=Subquery(mine.values("pk")[:1]),
+            _role=Subquery(mine.values("role")[:1]),
+        )
+    club = clubs.first()
+    if club is None or getattr(club, "_membership_id", None) is None:
+        return club, None
+    membership = Membership(
+        pk=club._membership_id,  # type: ignore[attr-defined]
+        club=club,
+        user=cast(User, user),
+        role=club._role,  # type: ignore[attr-defined]
+    )
+    return club, membership
+
+
 def club_for_member(request: HttpRequest, slug: str, action: str = VIEW) -> ClubAccess:
     """The club `slug` if the signed-in user is a member whose role allows `action`.
 
@@ -71,11 +96,8 @@ def club_for_member(request: HttpRequest, slug: str, action: str = VIEW) -> Club
     power."""
     if not request.user.is_authenticated:
         raise SignInRequired
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        raise Http404("No such club")
-    membership = membership_of(request, club)
-    if membership is None:
+    club, membership = _club_and_membership(request, slug)
+    if club is None or membership is None:
         raise Http404("No such club")
     if not role_can(membership.role, action):
         raise PermissionDenied
@@ -85,12 +107,11 @@ def club_for_member(request: HttpRequest, slug: str, action: str = VIEW) -> Club
 def club_for_viewer(request: HttpRequest, slug: str) -> ClubAccess:
     """The club `slug` for its standings pages (standings, ratings, a player's record): members
     always; anyone, signed in or not, when the club made its standings public. Http404 else."""
-    club = Club.objects.filter(slug=slug).first()
+    club, membership = _club_and_membership(request, slug)
     if club is None:
         if not request.user.is_authenticated:
             raise SignInRequired
         raise Http404("No such club")
-    membership = membership_of(request, club)
     if membership is None and not club.standings_public:
         if not request.user.is_authenticated:
             raise SignInRequired
