@@ -7,6 +7,7 @@ No score arithmetic here: every number shown is one the engine produced (`delta`
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -97,6 +98,14 @@ class SheetRow:
             return "thrown"
         return "made" if self.scored.made else "set"
 
+    @functools.cached_property
+    def shown(self) -> str:
+        """What the row shows to every viewer, as text: its part of the fingerprint
+        (`rows_digest`), worked out once for a row kept between requests
+        (scorecards.sheet_cache)."""
+        confirmed_by = self.hand.confirmed_by_name if self.confirmed and self.hand else None
+        return repr((self.scored, self.dealer_name, self.bidder_name, self.bid_label, confirmed_by))
+
 
 def sheet_rows(score: GameScore, hands: Sequence[Hand], names: Sequence[str]) -> list[SheetRow]:
     by_number = {hand.number: hand for hand in hands}
@@ -139,17 +148,29 @@ class RowMarks:
     back_page: int | None = None
 
 
+@dataclass(frozen=True)
+class DrawnRow:
+    """A row drawn for every viewer alike: `head`, up to the end of its bid (a confirmed hand's
+    ✓ included), and `tail`, the rest; `open`: the hand waits for a confirmation, so a viewer
+    who may confirm it gets their ✓ form between the two."""
+
+    number: int
+    head: str
+    tail: str
+    open: bool
+
+
 class _RowDrawer:
-    """Draws rows of one game for one viewer: the words, the links' stem and the escaped names
-    looked up once, then one f-string per row (a page draws every row: format_html and
-    reverse() per cell cost some ten times as much)."""
+    """Draws rows of one game: the words, the links' stem and the escaped names looked up once,
+    then one f-string per row (a page draws every row: format_html and reverse() per cell cost
+    some ten times as much). Uses `marks.corrected` and `marks.needs_confirming` only: what a
+    viewer may confirm is added by `_ConfirmForms`."""
 
     def __init__(self, game_id: int, marks: RowMarks) -> None:
         self.marks = marks
         stem = reverse("hand_detail", args=[game_id, 1])
         # "/games/7/hands/1/" -> "/games/7/hands/": each hand's address is the stem + number.
         self.stem = escape(stem[: -len("1/")])
-        self.confirm_stem = escape(reverse("hand_confirm", args=[game_id, 1])[: -len("1/confirm")])
         self.history = _("Hand %(n)s: history")
         # The badge is part of the hand's link (both open its history): one target, not two.
         self.corrected = format_html(
@@ -161,9 +182,6 @@ class _RowDrawer:
         self.thrown = escape(_("thrown in"))
         self.set = format_html(' <span class="badge set">{}</span>', _("set"))
         self.target = _("target %(t)s")
-        self.confirm_label = _("✓ %(name)s: confirm hand %(n)s")
-        self.confirm_text = escape(_("✓ %(name)s") % {"name": marks.confirmer})
-        self.token = escape(marks.csrf_token)
 
     def bid(self, row: SheetRow) -> str:
         scored = row.scored
@@ -180,13 +198,44 @@ class _RowDrawer:
             html += f' <span class="badge">{escape(self.target % {"t": scored.target})}</span>'
         return html
 
-    def confirm(self, row: SheetRow) -> str:
+    def row(self, row: SheetRow) -> DrawnRow:
+        marks = self.marks
         number = row.scored.number
-        if row.confirmed:
+        url = f"{self.stem}{number}/"
+        asked = marks.needs_confirming
+        unconfirmed = " unconfirmed" if asked and not row.confirmed else ""
+        corrected = self.corrected if number in marks.corrected else ""
+        cells = "".join(
+            f'<td class="num side-{side}{" bidding" if cell.bidding else ""}">'
+            f'<small class="delta">{_signed(cell.delta)}</small> <b>{cell.total}</b></td>'
+            for side, cell in enumerate(row.cells)
+        )
+        ok = ""
+        if asked and row.confirmed:
             assert row.hand is not None
-            return f' <span class="ok" title="{escape(row.hand.confirmed_by_name)}">✓</span>'
-        if number not in self.marks.confirmable:
-            return ""
+            ok = f' <span class="ok" title="{escape(row.hand.confirmed_by_name)}">✓</span>'
+        label = escape(self.history % {"n": number})
+        head = (
+            f'<tr class="{row.css}{unconfirmed}" id="hand-{number}"><td class="num">'
+            f'<a href="{url}" class="hand-link" aria-label="{label}">{number}{corrected}</a></td>'
+            f'<td>{escape(row.dealer_name)} <small class="first-bid">'
+            f"{escape(self.first % {'name': row.first_name})}</small></td>"
+            f"<td>{self.bid(row)}{ok}"
+        )
+        return DrawnRow(number, head, f"</td>{cells}</tr>\n", asked and not row.confirmed)
+
+
+class _ConfirmForms:
+    """The ✓ forms of one viewer (`marks.confirmable`, in the name of `marks.confirmer`)."""
+
+    def __init__(self, game_id: int, marks: RowMarks) -> None:
+        self.marks = marks
+        self.confirm_stem = escape(reverse("hand_confirm", args=[game_id, 1])[: -len("1/confirm")])
+        self.confirm_label = _("✓ %(name)s: confirm hand %(n)s")
+        self.confirm_text = escape(_("✓ %(name)s") % {"name": marks.confirmer})
+        self.token = escape(marks.csrf_token)
+
+    def form(self, number: int) -> str:
         url = f"{self.confirm_stem}{number}/confirm"
         label = escape(self.confirm_label % {"name": self.marks.confirmer, "n": number})
         back = self.marks.back_page
@@ -200,37 +249,39 @@ class _RowDrawer:
             f"{self.confirm_text}</button></form>"
         )
 
-    def row(self, row: SheetRow) -> str:
-        marks = self.marks
-        number = row.scored.number
-        url = f"{self.stem}{number}/"
-        unconfirmed = " unconfirmed" if marks.needs_confirming and not row.confirmed else ""
-        corrected = self.corrected if number in marks.corrected else ""
-        cells = "".join(
-            f'<td class="num side-{side}{" bidding" if cell.bidding else ""}">'
-            f'<small class="delta">{_signed(cell.delta)}</small> <b>{cell.total}</b></td>'
-            for side, cell in enumerate(row.cells)
-        )
-        confirm = self.confirm(row) if marks.needs_confirming else ""
-        label = escape(self.history % {"n": number})
-        return (
-            f'<tr class="{row.css}{unconfirmed}" id="hand-{number}"><td class="num">'
-            f'<a href="{url}" class="hand-link" aria-label="{label}">{number}{corrected}</a></td>'
-            f'<td>{escape(row.dealer_name)} <small class="first-bid">'
-            f"{escape(self.first % {'name': row.first_name})}</small></td>"
-            f"<td>{self.bid(row)}{confirm}</td>{cells}</tr>\n"
-        )
-
 
 def _signed(delta: int) -> str:
     return f"+{delta}" if delta > 0 else str(delta)
 
 
+def rows_drawn(game_id: int, rows: Sequence[SheetRow], marks: RowMarks) -> list[DrawnRow]:
+    """The rows as every viewer sees them (`marks.corrected`, `marks.needs_confirming`; no
+    viewer's ✓ form): what `rows_joined` completes for one viewer."""
+    drawer = _RowDrawer(game_id, marks)
+    return [drawer.row(row) for row in rows]
+
+
+def rows_joined(game_id: int, drawn: Sequence[DrawnRow], marks: RowMarks) -> SafeString:
+    """The rows `drawn` with this viewer's ✓ form on each open row it may confirm
+    (`marks.confirmable`)."""
+    confirmable = marks.confirmable
+    if not confirmable or not any(row.open and row.number in confirmable for row in drawn):
+        return mark_safe("".join(row.head + row.tail for row in drawn))
+    forms = _ConfirmForms(game_id, marks)
+    return mark_safe(
+        "".join(
+            row.head
+            + (forms.form(row.number) if row.open and row.number in confirmable else "")
+            + row.tail
+            for row in drawn
+        )
+    )
+
+
 def rows_html(game_id: int, rows: Sequence[SheetRow], marks: RowMarks) -> SafeString:
     """The sheet's rows (`<tr id="hand-N">` each), drawn in Python: every name and word
     escaped here."""
-    drawer = _RowDrawer(game_id, marks)
-    return mark_safe("".join(drawer.row(row) for row in rows))
+    return rows_joined(game_id, rows_drawn(game_id, rows, marks), marks)
 
 
 # The sheet shows a game's last SHEET_ROWS hands; the history page (scorecards.history_views)
@@ -267,20 +318,13 @@ def rows_digest(rows: Sequence[SheetRow], marks: RowMarks, sides: Sequence[str])
     a phone that sends the fingerprint of its rows gets only the rows after them while they
     still read the same, and the whole sheet once one of them changed (a correction, an undo,
     a confirmation, a renamed seat)."""
-    shown = [
-        (
-            row.scored,
-            row.dealer_name,
-            row.bidder_name,
-            row.bid_label,
-            row.scored.number in marks.corrected,
-            row.hand.confirmed_by_name if row.confirmed and row.hand is not None else None,
-            row.scored.number in marks.confirmable,
-        )
+    corrected, confirmable = marks.corrected, marks.confirmable
+    head = repr((list(sides), marks.needs_confirming, marks.confirmer))
+    shown = "".join(
+        f"|{row.shown}{row.scored.number in corrected:d}{row.scored.number in confirmable:d}"
         for row in rows
-    ]
-    what = repr((list(sides), marks.needs_confirming, marks.confirmer, shown))
-    return hashlib.blake2b(what.encode(), digest_size=8).hexdigest()
+    )
+    return hashlib.blake2b((head + shown).encode(), digest_size=8).hexdigest()
 
 
 def sheet_notices(score: GameScore, sides: Sequence[str], *, raised: bool = False) -> list[str]:

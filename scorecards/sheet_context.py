@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import uuid
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 from django.http import QueryDict
@@ -35,7 +36,7 @@ from scorecards.models import FinishReason, Game, Hand
 from scorecards.pot import cents_text
 from scorecards.presentation import kind_label, sheet_texts, table_qr, winner_text
 from scorecards.qr import table_link
-from scorecards.rules import GameScore, Rules, game_score, points_leader
+from scorecards.rules import GameScore, Rules, points_leader
 from scorecards.rules.catalogue import rules_describe
 from scorecards.seat_board import seat_board
 from scorecards.selectors import (
@@ -49,6 +50,7 @@ from scorecards.sheet import (
     SHEET_ROWS,
     RowMarks,
     rows_html,
+    rows_joined,
     score_chart,
     sheet_notices,
     sheet_rows,
@@ -58,7 +60,7 @@ from scorecards.sheet import (
     window_mark,
     window_start,
 )
-from scorecards.sheet_hands import sheet_hands
+from scorecards.sheet_cache import SheetShared, sheet_shared
 from scorecards.table_phone import (
     corrected_numbers,
     game_names,
@@ -144,28 +146,36 @@ def sheet_context(
     **entry: Any,
 ) -> dict[str, Any]:
     """What the sheet's templates draw for this viewer. `page`: for the whole page, whose rows
-    are the last SHEET_ROWS only (an answer to a phone may add rows after an older one)."""
+    are the last SHEET_ROWS only (an answer to a phone may add rows after an older one).
+    `hands` (every hand, in order) and `score`: the game as a write just left it; without
+    them, the parts every viewer sees alike come from `scorecards.sheet_cache`."""
     game = access.game
+    names = game_names(game)
+    needs_confirming = game_needs_confirmation(game)
+    shared: SheetShared | None = None
     if hands is None:
-        # One lean read whatever the game's length: every record for the engine, the last
-        # hands whole (scorecards.sheet_hands); the page's only those it draws.
-        drawn = (game.hand_count - SHEET_ROWS + 1, game.hand_count) if page else None
-        read = sheet_hands(game, whole=drawn)
-        hands = read.recent
-        if score is None:
-            score = game_score(game.rules_value, read.inputs, game.first_dealer)
-        every: list[Hand | None] = read.padded()
-        corrected, unconfirmed = read.corrected, read.unconfirmed
+        # The parts every viewer sees alike, kept by this process for this very version of the
+        # game (scorecards.sheet_cache): on a miss, one lean read whatever the game's length,
+        # every record for the engine and the last hands whole (scorecards.sheet_hands).
+        shared = sheet_shared(game, names, needs_confirming=needs_confirming)
+        score = shared.score
+        every: list[Hand | None] = shared.padded()
+        hands = shared.recent
+        if page:
+            # The page's ✓ are those of the rows it draws.
+            hands = [hand for hand in hands if hand.number > shared.count - SHEET_ROWS]
+        corrected: Collection[int] = shared.corrected
+        unconfirmed = shared.unconfirmed
+        rows = shared.rows
     else:
         hands = list(hands)
         score = game_scored(game, hands) if score is None else score
         every = list(hands)
         corrected = corrected_numbers(game, hands)
         unconfirmed = any(h.confirmed_at is None for h in hands)
+        rows = sheet_rows(score, hands, names)
     rules = score.rules
-    names = game_names(game)
-    sides = side_names(rules, names)
-    needs_confirming = game_needs_confirmation(game)
+    sides = shared.sides if shared is not None else side_names(rules, names)
     # Whoever may enter hands may show the table link to the others at the table; only those
     # who may correct hands make a new one or revoke it.
     link = table_link(request, game) if access.can_enter else None
@@ -174,7 +184,6 @@ def sheet_context(
     # What the game accepts now, and what this person may do of it: the policy's answers,
     # the same the services check, so the page offers exactly what the server takes.
     now = game_now_of(game, place, every, confirm_asked=needs_confirming)
-    rows = sheet_rows(score, hands, names)
     # Every row is laid out (the poll compares the phone's rows with them), the last ones drawn.
     first = shown_from(len(rows))
     confirm = confirm_context(
@@ -207,7 +216,11 @@ def sheet_context(
         "rows": rows,
         "marks": marks,
         # Drawn only where the template shows the sheet (a small answer draws its new ones).
-        "rows_html": lambda: rows_html(game.pk, rows[first:], marks),
+        "rows_html": lambda: (
+            rows_html(game.pk, rows[first:], marks)
+            if shared is None
+            else rows_joined(game.pk, shared.drawn(first), marks)
+        ),
         "earlier": earlier_link(game, first),
         # What this phone's sheet shows, sent back with its polls and hands (`phone_rows`).
         "seen": {
@@ -219,7 +232,7 @@ def sheet_context(
             *round_ended_notice(game, score, sides),
             *sheet_notices(score, sides, raised=bool(last and last.target_raised)),
         ],
-        "chart": score_chart(score),
+        "chart": score_chart(score) if shared is None else shared.chart(),
         "version": sheet_version(game),
         "winner_name": sides[score.winner] if score.winner is not None else "",
         "finish_reason": FinishReason(score.reason or game.finish_reason).label
