@@ -8,16 +8,18 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from kaiser_league.http import HtmxHttpRequest, signed_in
 from kaiser_league.inputs import number_or_none
 from leagues.clubs.roles import TOURNAMENTS_RUN
 from leagues.tournaments.access import tournament_for_member
+from leagues.tournaments.board_cache import panel_html, panel_key
 from leagues.tournaments.models import Tournament, TournamentTable
-from leagues.tournaments.night_read import night_read
+from leagues.tournaments.night_read import NightRows, night_read, night_rows
 from leagues.tournaments.night_state import night_is_over, round_is_open
 from leagues.tournaments.selectors import TableResult, standings_of, table_result, unit_key
 from leagues.tournaments.views import _fragment
@@ -108,18 +110,31 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
     `?show=standings`, and `page` when a panel takes more than one screen); each panel names
     the next one, fetched by htmx when static/js/projector.js has shown the whole panel or,
     without JavaScript, by a meta refresh; every panel is also a link. Before the first round
-    and once the night is over, only the standings."""
+    and once the night is over, only the standings. The same for every member: kept rendered
+    under the version of what it shows (`board_cache`), read after the access check."""
     access = tournament_for_member(request, tournament_id)
     tournament = access.tournament
-    night = night_read(tournament, seating=request.GET.get("show") == "seating")
+    show = request.GET.get("show", "")
+    show = show if show in PANEL_NAMES else ""  # any other asks the first panel alike
+    page = number_or_none(request.GET, "page", minimum=1, maximum=999) or 1
+    rows = night_rows(tournament)
+    key = panel_key(tournament, rows, show, page, bool(request.htmx), get_language())
+    return HttpResponse(
+        panel_html(key, lambda: _projector_html(request, tournament, rows, (show, page)))
+    )
+
+
+def _projector_html(
+    request: HtmxHttpRequest, tournament: Tournament, rows: NightRows, wanted: tuple[str, int]
+) -> bytes:
+    """The projector's panel `wanted` (kind, page) of the night whose rows are `rows`."""
+    night = night_read(tournament, seating=wanted[0] == "seating", rows=rows)
     current = night.rounds[-1] if night.rounds else None
     seating_open = round_is_open(current) and not night_is_over(tournament)
     results = night.results.get(current.number, []) if current and seating_open else []
     # The standings' rows are counted without ranking them: the seating panel shows none.
     rows_count = len({unit_key(entry, tournament.fixed_pairs) for entry in night.entries})
     panels = projector_panels(tables=len(results), rows=rows_count, seating=seating_open)
-    page = number_or_none(request.GET, "page", minimum=1, maximum=999) or 1
-    wanted = (request.GET.get("show", ""), page)
     if wanted not in panels:
         # Unknown, or gone since (the round closed): the first panel of that kind, else the first.
         wanted = next((p for p in panels if p[0] == wanted[0]), panels[0])
@@ -143,18 +158,19 @@ def tournament_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpRe
         context["sitouts"] = sorted((names[entry_id] for entry_id in sitouts), key=night.name_order)
     else:
         if not night.complete:
-            night = night_read(tournament)
+            night = night_read(tournament, rows=rows)
         standings = standings_of(
             tournament, night.entries, night.rounds, night.results, night.sitouts, night.name_order
         )
-        rows = standings.rows[(number - 1) * PROJECTOR_ROWS : number * PROJECTOR_ROWS]
+        shown_rows = standings.rows[(number - 1) * PROJECTOR_ROWS : number * PROJECTOR_ROWS]
         context["standings"] = {
-            "rows": rows,
+            "rows": shown_rows,
             "tiebreaks": standings.tiebreaks,
             # One column for every screenful of the night, or none.
             "sitouts": any(row.sitouts for row in standings.rows),
         }
-    return render(request, _fragment(request, "tournaments/projector.html", "board"), context)
+    template = _fragment(request, "tournaments/projector.html", "board")
+    return render_to_string(template, context, request).encode()
 
 
 def _table(access, table_id: int) -> TournamentTable:

@@ -14,13 +14,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from django.db import connections
+
 from kaiser_league.collation import name_key
-from leagues.tournaments.models import (
-    Tournament,
-    TournamentRound,
-    TournamentSitOut,
-    TournamentTable,
-)
+from leagues.tournaments.models import Tournament, TournamentEntry, TournamentRound
 from leagues.tournaments.night_state import night_is_over, round_is_open
 from leagues.tournaments.selectors import (
     EntryRow,
@@ -35,6 +32,8 @@ from scorecards.rules.record_quick import record_quick
 from scorecards.rules_kept import rules_of
 from scorecards.selectors import games_night_rows
 
+# What the boards read of a round (its times are not shown).
+_ROUND_FIELDS = ["id", "tournament_id", "number", "status"]
 # Seat names for the record (the engine names the sides by them): their place, as text.
 _SEATS = tuple(str(seat) for seat in range(32))
 
@@ -44,7 +43,7 @@ class NightRead:
     """A night read for its boards (`night_read`)."""
 
     entries: list[EntryRow]  # in `tournament_entries` order
-    rounds: list[TournamentRound]  # in order, nothing prefetched
+    rounds: list[TournamentRound]  # in order, nothing prefetched, their times deferred
     results: dict[int, list[TableResult]]  # by round number, tables in order
     sitouts: dict[int, list[int]]  # by round number: the entry ids sitting out
     name_order: Callable[[str], Any]  # `name_key`, remembered
@@ -95,35 +94,111 @@ def game_totals(rules_data: Any, first_dealer: int, hands: list[tuple[int, Any, 
     return Totals.of(score)
 
 
-def night_read(tournament: Tournament, *, seating: bool = False) -> NightRead:
-    """The night as its standings and projector read it (see the module's docstring). Seven
-    queries in all, whatever the size of the night. With `seating`, while a round is being
-    played only its tables and sit-outs are read (what the seating panel shows; not
-    `complete`): the standings need every round."""
-    order = _name_key
-    entries = sorted(
-        (
-            EntryRow(pk, player_id, pair, last_round is not None, name)
-            # The entries' own order within a night (their Meta's, with no join to the night).
-            for pk, player_id, pair, last_round, name in tournament.entries.order_by(
-                "pair_number", "pk"
-            ).values_list("pk", "player_id", "pair_number", "last_round", "player__name")
-        ),
-        key=lambda e: order(e.name),
+@dataclass(frozen=True)
+class NightRows:
+    """The rows of a night its boards read first, as tuples (`night_rows`): everything a board
+    shows but the games' seats and hands, and each game's `updated_at`, which every write of a
+    game's hands or state moves (the score sheet's poll follows it too). So these rows and the
+    night's own row are a version of what the boards show (`board_cache`)."""
+
+    # (pk, player_id, pair_number, last_round, player's name, round id sat out or None): an
+    # entry's row once per round it sat out, once alone if none; in the entries' own order.
+    entries: tuple[tuple[Any, ...], ...]
+    # (pk, number, status, table pk, table number, game id, game's updated_at as the database
+    # gives it): a round's row once per table (the table's values None when it has none),
+    # rounds and their tables in order.
+    rounds: tuple[tuple[Any, ...], ...]
+
+
+_NIGHT = -1  # the night's id in the SQL compiled once (`_rows_sql`), replaced by the asked one
+
+
+@lru_cache(maxsize=4)
+def _rows_sql(alias: str) -> tuple[str, str]:
+    """`night_rows`' two queries as the ORM writes them for database `alias`, compiled once
+    per process: building the SQL of a query with joins costs ten times running it, and the
+    projector asks them of every screen every few seconds. Only the night's id changes."""
+    # The entries' own order within a night (their Meta's, with no join to the night).
+    entries = (
+        TournamentEntry.objects.using(alias)
+        .filter(tournament_id=_NIGHT)
+        .order_by("pair_number", "pk", "sitouts__round_id")
+        .values_list(
+            "pk", "player_id", "pair_number", "last_round", "player__name", "sitouts__round_id"
+        )
     )
+    rounds = (
+        TournamentRound.objects.using(alias)
+        .filter(tournament_id=_NIGHT)
+        .order_by("number", "tables__number")
+        .values_list(
+            "pk",
+            "number",
+            "status",
+            "tables__pk",
+            "tables__number",
+            "tables__game_id",
+            "tables__game__updated_at",
+        )
+    )
+    compiled = []
+    for query in (entries, rounds):
+        sql, params = query.query.sql_with_params()
+        if tuple(params) != (_NIGHT,):  # the night's id is the only value these queries take
+            raise AssertionError(f"night_rows: unexpected parameters {params!r}")
+        compiled.append(sql)
+    return compiled[0], compiled[1]
+
+
+def night_rows(tournament: Tournament) -> NightRows:
+    """The night's entries with their sit-outs, and its rounds with their tables and each
+    table game's last change: two queries of tuples, with no value converted (none needs it
+    but `updated_at`, which only a version compares)."""
+    alias = TournamentRound.objects.db
+    entries_sql, rounds_sql = _rows_sql(alias)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(entries_sql, (tournament.pk,))
+        entries = tuple(cursor.fetchall())
+        cursor.execute(rounds_sql, (tournament.pk,))
+        rounds = tuple(cursor.fetchall())
+    return NightRows(entries, rounds)
+
+
+def night_read(
+    tournament: Tournament, *, seating: bool = False, rows: NightRows | None = None
+) -> NightRead:
+    """The night as its standings and projector read it (see the module's docstring): its
+    `rows` (`night_rows`, read now when not given), then three queries for the games' seats
+    and hands, whatever the size of the night. With `seating`, while a round is being played
+    only its tables and sit-outs are scored and kept (what the seating panel shows; not
+    `complete`): the standings need every round."""
+    rows = night_rows(tournament) if rows is None else rows
+    order = _name_key
+    seen: dict[int, EntryRow] = {}
+    sat_out: list[tuple[int, int]] = []
+    for pk, player_id, pair, last_round, name, round_id in rows.entries:
+        if pk not in seen:
+            seen[pk] = EntryRow(pk, player_id, pair, last_round is not None, name)
+        if round_id is not None:
+            sat_out.append((round_id, pk))
+    entries = sorted(seen.values(), key=lambda e: order(e.name))
     # Stable sort: pairs (or no pair number at all) keep their name order.
     entries.sort(key=lambda e: (e.pair_number is None, e.pair_number or 0))
-    rounds = list(TournamentRound.objects.filter(tournament=tournament).order_by("number"))
+    rounds: list[TournamentRound] = []
+    db = TournamentRound.objects.db
+    tables: list[tuple[int, int, int, int]] = []
+    for pk, number, status, table, table_number, game_id, _at in rows.rounds:
+        if not rounds or rounds[-1].pk != pk:
+            # As the ORM builds a row it read in part: the times are left deferred.
+            values = (pk, tournament.pk, number, status)
+            rounds.append(TournamentRound.from_db(db, _ROUND_FIELDS, values))
+        if table is not None:
+            tables.append((pk, table, table_number, game_id))
     current = rounds[-1] if rounds else None
     alone = seating and round_is_open(current) and not night_is_over(tournament)
-    of_night: dict[str, Any] = (
-        {"round_id": current.pk} if alone and current else {"round__tournament": tournament}
-    )
-    tables = list(
-        TournamentTable.objects.filter(**of_night)
-        .order_by("round_id", "number")
-        .values_list("round_id", "pk", "number", "game_id")
-    )
+    if alone and current is not None:
+        tables = [row for row in tables if row[0] == current.pk]
+        sat_out = [row for row in sat_out if row[0] == current.pk]
     games = games_night_rows([game_id for *_, game_id in tables])
     number_of = {round_.pk: round_.number for round_ in rounds}
     closed = {round_.pk for round_ in rounds if round_.status == "closed"}
@@ -146,8 +221,6 @@ def night_read(tournament: Tournament, *, seating: bool = False) -> NightRead:
             )
         )
     sitouts: dict[int, list[int]] = defaultdict(list)
-    # Unordered: the Meta's order by round would join the rounds for their own order.
-    sitting = TournamentSitOut.objects.filter(**of_night).order_by()
-    for round_id, entry_id in sitting.values_list("round_id", "entry_id"):
+    for round_id, entry_id in sat_out:
         sitouts[number_of[round_id]].append(entry_id)
     return NightRead(entries, rounds, results, dict(sitouts), order, not alone)
