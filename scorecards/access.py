@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
-from django.db.models import OuterRef, Prefetch, Subquery
+from django.db import connection, transaction
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
 from django.http import Http404, HttpRequest
 
 from leagues.clubs.models import Membership
@@ -19,6 +19,7 @@ from leagues.clubs.roles import HAND_CORRECT, HAND_ENTER, VIEW
 from scorecards.game_state import game_facts
 from scorecards.hooks import place_annotations
 from scorecards.models import Game, Seat, SeatClaim
+from scorecards.query_memo import compiled_once
 from scorecards.services.state import games_locked
 
 SESSION_TABLE_TOKENS = "table_tokens"  # {str(game_id): token} of table links this browser opened
@@ -89,6 +90,50 @@ class Locking:
     key: uuid.UUID | None = None
 
 
+def _games_query(
+    game_id: int,
+    user_id: int | None,
+    key: uuid.UUID | None,
+    *,
+    place: bool,
+    user_seat: bool,
+    related: bool,
+    locking: bool,
+) -> QuerySet[Game]:
+    """The query of `_game_with_membership` (the seats left out)."""
+    if locking:
+        # The write's read of the game, locked, with the role of this same account: the
+        # service reads nothing of the game again.
+        games = games_locked(key, by_id=user_id, related=related)
+    else:
+        games = Game.objects.select_related("club", "season") if related else Game.objects.all()
+    if place and not locking:
+        # Where a tournament table stands and whether its night asks every hand to be
+        # confirmed (scorecards.selectors.table_place, game_needs_confirmation), in the same
+        # query.
+        games = games.annotate(**place_annotations())
+    if user_id is not None:
+        # The seat this account claimed from any of its phones (one person, one seat).
+        claim = SeatClaim.objects.filter(game_id=OuterRef("pk"), user_id=user_id)
+        games = games.annotate(_claim=Subquery(claim.order_by("at", "pk").values("seat")[:1]))
+        if not locking:
+            roles = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user_id)
+            games = games.annotate(_role=Subquery(roles.values("role")[:1]))
+        if user_seat:
+            # order_by(): a seat's default order joins its game, which one game never needs.
+            seat = Seat.objects.filter(game_id=OuterRef("pk"), player__user_id=user_id)
+            games = games.annotate(_seat=Subquery(seat.order_by().values("seat")[:1]))
+    return games.filter(pk=game_id).order_by()
+
+
+# Two values of each argument the statement is compiled with (`query_memo.compiled_once`).
+_SAMPLES = {
+    "game_id": (1, 2),
+    "user_id": (1, 2),
+    "key": (uuid.UUID(int=1), uuid.UUID(int=2)),
+}
+
+
 def _game_with_membership(
     request: HttpRequest,
     game_id: int,
@@ -101,46 +146,59 @@ def _game_with_membership(
     """The game (with its club, and its season unless `lock`, when `related`), and the
     signed-in user's standing in its club in the same query: the role (None: not a member),
     the seat this account claimed and, with `user_seat`, the seat of the user's player. One
-    query (plus one for the seats): each query costs its compilation on every request, and the
-    membership's own query cost more to compile than the three small subqueries that replace
-    it. With `lock`, that query is the write's own locked read (`games_locked`), place
-    included."""
+    query (plus one for the seats), compiled once per process (`compiled_once`): each query
+    costs its compilation on every request, and this one's cost three times its run. With
+    `lock`, that query is the write's own locked read (`games_locked`), place included."""
+    if not _id_in_range(game_id):
+        raise Game.DoesNotExist  # as the ORM finds no row for an id no column can hold
     user_id: int | None = request.user.pk if request.user.is_authenticated else None
-    role = "_role"
-    if lock is not None:
-        # The write's read of the game, locked, with the role of this same account: the
-        # service reads nothing of the game again.
-        games = games_locked(lock.key, by_id=user_id, related=related)
-        role = "_by_role"
-    else:
-        games = Game.objects.select_related("club", "season") if related else Game.objects.all()
-    if place and lock is None:
-        # Where a tournament table stands and whether its night asks every hand to be
-        # confirmed (scorecards.selectors.table_place, game_needs_confirmation), in the same
-        # query.
-        games = games.annotate(**place_annotations())
-    if seats:
-        games = games.prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
-        )
+    key = lock.key if lock is not None else None
+    samples = {"game_id": _SAMPLES["game_id"]}
     if user_id is not None:
-        # The seat this account claimed from any of its phones (one person, one seat).
-        claim = SeatClaim.objects.filter(game_id=OuterRef("pk"), user_id=user_id)
-        games = games.annotate(_claim=Subquery(claim.order_by("at", "pk").values("seat")[:1]))
-        if lock is None:
-            roles = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user_id)
-            games = games.annotate(_role=Subquery(roles.values("role")[:1]))
-        if user_seat:
-            # order_by(): a seat's default order joins its game, which one game never needs.
-            seat = Seat.objects.filter(game_id=OuterRef("pk"), player__user_id=user_id)
-            games = games.annotate(_seat=Subquery(seat.order_by().values("seat")[:1]))
-    game = games.get(pk=game_id)
+        samples["user_id"] = _SAMPLES["user_id"]
+    if key is not None:
+        samples["key"] = _SAMPLES["key"]
+
+    def build(
+        game_id: int, user_id: int | None = None, key: uuid.UUID | None = None
+    ) -> QuerySet[Game]:
+        return _games_query(
+            game_id,
+            user_id,
+            key,
+            place=place,
+            user_seat=user_seat,
+            related=related,
+            locking=lock is not None,
+        )
+
+    shape = (place, user_seat, related, lock is not None, tuple(samples), _place_shape())
+    statement = compiled_once(("game_access", *shape), build, **samples)
+    found = statement.rows(game_id=game_id, user_id=user_id, key=key)
+    if not found:
+        raise Game.DoesNotExist
+    game = found[0]
+    if seats:
+        prefetch_related_objects(
+            [game],
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat")),
+        )
     if lock is not None:
-        game._key_asked = lock.key  # type: ignore[attr-defined]
-    member_role = getattr(game, role, None)
+        game._key_asked = lock.key
+    member_role = getattr(game, "_by_role" if lock is not None else "_role", None)
     if user_id is None or game.club_id is None or member_role is None:
         return game, None
-    return game, (member_role, getattr(game, "_seat", None), game._claim)  # type: ignore[attr-defined]
+    return game, (member_role, getattr(game, "_seat", None), game._claim)
+
+
+def _id_in_range(game_id: int) -> bool:
+    low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
+    return (low is None or game_id >= low) and (high is None or game_id <= high)
+
+
+def _place_shape() -> tuple[tuple[str, str], ...]:
+    """What the table context adds to a game's query, as a key (registered once, at start)."""
+    return tuple((name, repr(value)) for name, value in place_annotations().items())
 
 
 def game_for_member(

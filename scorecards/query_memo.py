@@ -9,7 +9,8 @@ the same one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+import uuid
+from collections.abc import Callable, Hashable, Sequence
 from threading import Lock
 from typing import Any, TypeVar
 
@@ -30,3 +31,224 @@ def built_once(key: Hashable, build: Callable[[], Q]) -> Q:
         with _lock:
             _built.setdefault(key, built)
     return built  # type: ignore[return-value]
+
+
+# --- statements compiled once -----------------------------------------------------------------
+# Keeping a queryset saves its building; compiling it (its joins, columns and quoted names, on
+# every request) costs more still: the hand submit's locked read of the game took three times
+# as long to compile as to run. A statement kept here is the SQL Django compiled once per
+# process and database, with the slots of its variable values found by compiling it again with
+# each value changed; each call fills the slots and turns the rows into what Django would have
+# given (model rows, related rows, annotations, each value through its field's converters).
+
+
+class _Row:
+    """The parts of a compiled statement that turn one of its rows into a model row."""
+
+    def __init__(self, compiler: Any) -> None:
+        from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+
+        select, klass_info = compiler.select, compiler.klass_info
+        self.model = klass_info["model"]
+        fields = klass_info["select_fields"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.init_list = [column[0].target.attname for column in select[self.start : self.end]]
+        self.related = get_related_populators(klass_info, select, compiler.using)
+        self.annotations = tuple(compiler.annotation_col_map.items())
+
+
+class Statement:
+    """A SELECT compiled once: `rows(**values)` runs it with `values` in its slots."""
+
+    def __init__(self, compiler: Any, sql: str, params: list[Any], slots: dict[int, Any]):
+        self.sql = sql
+        self.params = params
+        self.slots = slots  # {index in params: (name, how the value is written)}
+        self.using = compiler.using
+        fields = [column[0] for column in compiler.select[: compiler.col_count]]
+        self.converters = tuple(compiler.get_converters(fields).items())
+        self.row = _Row(compiler) if compiler.klass_info is not None else None
+
+    def values(self, **values: Any) -> list[tuple[Any, ...]]:
+        """The rows as tuples of the selected columns, converted as Django converts them."""
+        from django.db import connections
+
+        params = list(self.params)
+        for index, (name, written) in self.slots.items():
+            params[index] = written(values[name])
+        connection = connections[self.using]
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            rows = cursor.fetchall()
+        if not self.converters:
+            return [tuple(row) for row in rows]
+        converted = []
+        for row in rows:
+            row = list(row)
+            for pos, (convert, expression) in self.converters:
+                value = row[pos]
+                for converter in convert:
+                    value = converter(value, expression, connection)
+                row[pos] = value
+            converted.append(tuple(row))
+        return converted
+
+    def rows(self, **values: Any) -> list[Any]:
+        """The model rows, with their related rows (`select_related`) and annotations."""
+        shape = self.row
+        assert shape is not None, "a statement of values has no model rows"
+        found = []
+        for row in self.values(**values):
+            obj = shape.model.from_db(self.using, shape.init_list, row[shape.start : shape.end])
+            for populator in shape.related:
+                populator.populate(row, obj)
+            for name, pos in shape.annotations:
+                setattr(obj, name, row[pos])
+            found.append(obj)
+        return found
+
+
+_statements: dict[Hashable, Statement] = {}
+
+
+def _written_as(sample: Any, written: Any) -> Callable[[Any], Any]:
+    """How a value is written into the statement's parameters, read from `sample`'s."""
+    if written == sample:
+        return lambda value: value
+    if isinstance(sample, uuid.UUID) and written == sample.hex:
+        return lambda value: value.hex
+    raise ValueError(f"a slot written as {written!r} for {sample!r}")
+
+
+def _compiled(queryset: QuerySet[Any]) -> tuple[Any, str, list[Any]]:
+    compiler = queryset.query.get_compiler(using=queryset.db)
+    sql, params = compiler.as_sql()
+    return compiler, sql, list(params)
+
+
+def compiled_once(
+    key: Hashable, build: Callable[..., QuerySet[Any]], /, **samples: tuple[Any, Any]
+) -> Statement:
+    """The statement of `build(**values)`, compiled the first time `key` is asked for in this
+    process on this database. `samples` gives two different values of each of `build`'s
+    arguments: the statement is compiled with the first ones, then with each one changed to
+    its second, and the parameters that change are that argument's slots. `key` names every
+    other thing that shapes the query (an argument that is None changes the query's shape,
+    not only its values: it belongs in `key`). The statement's SQL must depend on no argument:
+    ValueError when it does."""
+    from django.db import DEFAULT_DB_ALIAS, connections
+
+    full_key = (key, DEFAULT_DB_ALIAS, connections[DEFAULT_DB_ALIAS].vendor)
+    statement = _statements.get(full_key)
+    if statement is not None:
+        return statement
+    first = {name: pair[0] for name, pair in samples.items()}
+    compiler, sql, params = _compiled(build(**first))
+    slots: dict[int, Any] = {}
+    for name, (sample, other) in samples.items():
+        _, other_sql, other_params = _compiled(build(**{**first, name: other}))
+        if other_sql != sql or len(other_params) != len(params):
+            raise ValueError(f"the statement's SQL changes with {name}")
+        for index, (one, two) in enumerate(zip(params, other_params, strict=True)):
+            if one != two:
+                if index in slots:
+                    raise ValueError(f"a parameter changes with {slots[index][0]} and {name}")
+                slots[index] = (name, _written_as(sample, one))
+    missing = set(samples) - {name for name, _ in slots.values()}
+    if missing:
+        raise ValueError(f"no parameter carries {sorted(missing)}")
+    statement = Statement(compiler, sql, params, slots)
+    with _lock:
+        _statements.setdefault(full_key, statement)
+    return statement
+
+
+# --- rows inserted by a statement written once ---------------------------------------------------
+# `Model.objects.create` builds and compiles its INSERT on every call, which costs a hand submit
+# more than running it. The INSERT of every concrete column but the id is the same statement for
+# every row of a model: it is compiled once per process and database, and each row's values go
+# through its fields exactly as `save()` sends them (`pre_save`, then `get_db_prep_save`).
+
+_inserts: dict[Hashable, tuple[str, tuple[Any, ...]]] = {}
+
+
+def row_insert(obj: Any) -> None:
+    """Insert `obj`, a new row, as `obj.save(force_insert=True)` would, and set its id. A model
+    that anything listens to on save (a signal receiver) is saved by `save()` itself."""
+    from django.db import DEFAULT_DB_ALIAS, connections
+    from django.db.models import signals
+    from django.db.models.sql import InsertQuery
+
+    model = type(obj)
+    if signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model):
+        obj.save(force_insert=True)
+        return
+    connection = connections[DEFAULT_DB_ALIAS]
+    meta = model._meta
+    key = (model, DEFAULT_DB_ALIAS, connection.vendor)
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    kept = _inserts.get(key)
+    if kept is None:
+        query = InsertQuery(model)
+        query.insert_values(fields, [obj])
+        compiler = query.get_compiler(using=DEFAULT_DB_ALIAS)
+        compiler.returning_fields = [meta.pk]
+        ((sql, params),) = compiler.as_sql()
+        if len(params) != len(fields):
+            raise ValueError(f"an INSERT of {meta.label} that is not one value per column")
+        kept = (sql, tuple(compiler.returning_params))
+        with _lock:
+            _inserts.setdefault(key, kept)
+    sql, returning = kept
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if connection.features.can_return_columns_from_insert:
+            (pk,) = connection.ops.fetch_returned_insert_columns(cursor, returning)
+        else:
+            pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = DEFAULT_DB_ALIAS
+
+
+def row_update(obj: Any, fields: Sequence[str]) -> None:
+    """Save `fields` of `obj`, a stored row, as `obj.save(update_fields=fields)` does (an
+    `auto_now` field among them takes the time now, `post_save` is sent), with an UPDATE
+    written once per process for that model and those fields. A model that anything listens to
+    before saving is saved by `save()` itself."""
+    from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+    from django.db.models import signals
+
+    model = type(obj)
+    if signals.pre_save.has_listeners(model):
+        obj.save(update_fields=fields)
+        return
+    connection = connections[DEFAULT_DB_ALIAS]
+    meta = model._meta
+    columns = [meta.get_field(name) for name in fields]
+    key = (model, tuple(fields), DEFAULT_DB_ALIAS, connection.vendor)
+    sql = _updates.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        assigned = ", ".join(f"{quote(f.column)} = %s" for f in columns)
+        sql = f"UPDATE {quote(meta.db_table)} SET {assigned} WHERE {quote(meta.pk.column)} = %s"
+        with _lock:
+            _updates.setdefault(key, sql)
+    values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in columns]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, obj.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+    if signals.post_save.has_listeners(model):
+        signals.post_save.send(
+            sender=model,
+            instance=obj,
+            created=False,
+            update_fields=frozenset(fields),
+            raw=False,
+            using=DEFAULT_DB_ALIAS,
+        )
+
+
+_updates: dict[Hashable, str] = {}

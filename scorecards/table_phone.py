@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -17,7 +18,8 @@ from django.utils.translation import gettext as _
 
 from kaiser_league.inputs import number_or_none
 from scorecards.access import SESSION_TABLE_TOKENS
-from scorecards.models import Game, Hand, SeatClaim
+from scorecards.models import Game, Hand, Seat, SeatClaim
+from scorecards.query_memo import compiled_once
 from scorecards.selectors import game_corrected_numbers, seat_names
 from scorecards.services import (
     seat_claim,
@@ -94,8 +96,14 @@ def game_names(game: Game) -> list[str]:
         return seat_names(game)
     names: list[str] | None = game.__dict__.get(_NAMES_READ)
     if names is None:
-        names = game.__dict__[_NAMES_READ] = seat_names(game)
+        read = compiled_once("seat_names", _seat_names, game_id=(1, 2))
+        names = game.__dict__[_NAMES_READ] = [name for (name,) in read.values(game_id=game.pk)]
     return list(names)
+
+
+def _seat_names(game_id: int) -> QuerySet[Seat, tuple[str]]:
+    # order_by(): a seat's default order joins its game, which one game's seats never need.
+    return Seat.objects.filter(game_id=game_id).order_by("seat").values_list("name")
 
 
 def corrected_numbers(game: Game, hands: list[Hand]) -> set[int]:

@@ -29,6 +29,7 @@ from scorecards.models import (
     SpentKey,
     hand_input,
 )
+from scorecards.query_memo import row_insert
 from scorecards.rules import (
     GameScore,
     HandError,
@@ -257,7 +258,7 @@ def _hand_append(
     # The game so far plus this hand: the engine scores only the new hand.
     score = game_play(so_far, hand)
     scored = score.hands[-1]
-    stored = Hand.objects.create(
+    stored = Hand(
         game=locked,
         number=next_number,
         idempotency_key=key,
@@ -267,6 +268,7 @@ def _hand_append(
         entered_phone=entered_phone[:43],
         **hand_fields(hand, scored),
     )
+    row_insert(stored)  # its INSERT compiled once per process: a submit's hottest write
     version_keep(
         locked, next_number, HandAction.ENTER, None, stored.record, entered_by, entered_by_name
     )

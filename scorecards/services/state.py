@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
@@ -29,7 +29,7 @@ from scorecards.models import (
     SpentKey,
 )
 from scorecards.poll import version_publish
-from scorecards.query_memo import built_once
+from scorecards.query_memo import built_once, compiled_once, row_insert, row_update
 from scorecards.rules import (
     GameScore,
     HandInput,
@@ -114,8 +114,7 @@ class HandRecorded:
     hand: Hand
     created: bool  # False when the idempotency key had been seen: nothing was written
     score: GameScore
-    # Every hand of the game after the call, in order (the sheet renders from these without
-    # reading them again).
+    # Every hand of the game after the call, in order: the sheet renders them, read once.
     hands: tuple[Hand, ...] = ()
 
 
@@ -136,10 +135,9 @@ def games_locked(
     `locked_check` refuse it when its season is closed."""
     # select_for_update serialises writers per game on PostgreSQL; on SQLite the IMMEDIATE
     # transaction already holds the database write lock. Where the game stands as a tournament
-    # table (scorecards.hooks) and whether `key` is spent come in the same statement, so
-    # finality costs no extra query.
-    # Whether the game's season is closed comes in the same statement too: every write of a
-    # game passes here, so this is the one place a closed season refuses it (SeasonClosed).
+    # table (scorecards.hooks), whether `key` is spent and whether the season is closed come in
+    # the same statement: finality costs no query, and every write of a game passes here, the
+    # one place a closed season refuses it (SeasonClosed).
     place = place_annotations()
     shape = ("games_locked", related, tuple((name, repr(value)) for name, value in place.items()))
     games = built_once(shape, lambda: _games_locked(place, related))
@@ -179,27 +177,35 @@ def key_spent_of(game: Game, key: uuid.UUID) -> SpentKey | None:
 
 def hands_so_far(game: Game, *, rows: bool = True) -> Sequence[Any]:
     """The game's hands in order: Hand rows, or with `rows=False` plain values (`number`,
-    `record`, `idempotency_key`, `confirmed_at`, `confirmed_by_name`, read as attributes)
-    for a write whose answer shows no row: model rows cost more to build than the scoring.
-    Rows carry `corrected` (changed after they were entered), read in the same statement: the
-    sheet that shows them marks those (`scorecards.table_phone.corrected_numbers`)."""
+    `record`, `idempotency_key`, `confirmed_at`, `confirmed_by_name`) for a write whose answer
+    shows no row: model rows cost more to build than the scoring. Rows carry `corrected`
+    (changed since entered), which the sheet marks (`table_phone.corrected_numbers`)."""
     if rows:
-        return list(built_once("hands_so_far", _hands_marked).filter(game_id=game.pk))
-    values = built_once(
-        "hands_so_far_values",
-        lambda: Hand.objects.order_by("number").values_list(*HAND_VALUES, named=True),
-    )
-    return list(values.filter(game_id=game.pk))
+        return compiled_once("hands_so_far", _hands_marked, game_id=(1, 2)).rows(game_id=game.pk)
+    values = compiled_once("hands_so_far_values", _hand_values, game_id=(1, 2))
+    return [HandValues._make(row) for row in values.values(game_id=game.pk)]
 
 
-def _hands_marked() -> QuerySet[Hand]:
+def _hands_marked(game_id: int) -> QuerySet[Hand]:
     corrected = HandVersion.objects.filter(
         game_id=OuterRef("game_id"), number=OuterRef("number"), action=HandAction.CORRECT
     )
-    return Hand.objects.annotate(corrected=Exists(corrected)).order_by("number")
+    hands = Hand.objects.filter(game_id=game_id).annotate(corrected=Exists(corrected))
+    return hands.order_by("number")
 
 
-HAND_VALUES = ("number", "record", "idempotency_key", "confirmed_at", "confirmed_by_name")
+class HandValues(NamedTuple):
+    """A hand as `hands_so_far(rows=False)` reads it."""
+
+    number: int
+    record: dict[str, Any]
+    idempotency_key: uuid.UUID
+    confirmed_at: Any
+    confirmed_by_name: str
+
+
+def _hand_values(game_id: int) -> QuerySet[Any]:
+    return Hand.objects.filter(game_id=game_id).order_by("number").values_list(*HandValues._fields)
 
 
 def hand_row(game: Game, hand: Any) -> Hand:
@@ -218,6 +224,11 @@ def game_touch(game: Game) -> None:
 
 def hand_inputs(game: Game) -> list[HandInput]:
     return [hand.as_input() for hand in game.hands.order_by("number")]
+
+
+# The game row's columns `score_apply` sets, and its time of change.
+SCORE_FIELDS = ["scores", "target", "next_dealer", "hand_count", "status", "winner"]
+SCORE_FIELDS += ["finish_reason", "finished_at", "updated_at"]
 
 
 def score_apply(game: Game, score: GameScore) -> None:
@@ -244,19 +255,7 @@ def score_apply(game: Game, score: GameScore) -> None:
         game.winner = None
         game.finish_reason = ""
         game.finished_at = None
-    game.save(
-        update_fields=[
-            "scores",
-            "target",
-            "next_dealer",
-            "hand_count",
-            "status",
-            "winner",
-            "finish_reason",
-            "finished_at",
-            "updated_at",
-        ]
-    )
+    row_update(game, SCORE_FIELDS)  # compiled once: every hand entered saves these
     # Standings and ratings: a game that finishes, or a finished game that changes (a hand
     # corrected or undone), queues their rebuild once this transaction commits.
     if was_finished or score.finished or game.status != GameStatus.IN_PROGRESS:
@@ -275,7 +274,7 @@ def version_keep(
     reason: str = "",
 ) -> None:
     """Keep the trace of one change to hand `number`: who, what, before and after (and why)."""
-    HandVersion.objects.create(
+    version = HandVersion(
         game=game,
         number=number,
         action=action,
@@ -285,6 +284,7 @@ def version_keep(
         by_name=by_name[:80],
         reason=reason[:200],
     )
+    row_insert(version)
 
 
 def hand_fields(hand: HandInput, scored: HandScore) -> dict:
