@@ -9,10 +9,11 @@ from django.contrib import messages
 from django.core.paginator import EmptyPage
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
 
@@ -28,6 +29,7 @@ from leagues.standings.charts import line_chart
 from leagues.standings.explain import PROVISIONAL_GAMES
 from leagues.standings.exports import EXPORT_FORMATS, table_export
 from leagues.standings.forms import PlayerGamesFilterForm, StandingsFilterForm
+from leagues.standings.page_content import CONTENT, content_html, content_key, row_values, stored
 from leagues.standings.player_ratings import (
     explanation_text,
     player_explanations,
@@ -41,6 +43,7 @@ from leagues.standings.tables import (
     PlayerStandingTable,
     name_ordered_rows,
 )
+from leagues.standings.when import ago
 from scorecards.pot import cents_text
 
 TABLE_TARGET = "standings-table"  # the element htmx swaps on sort and page changes
@@ -219,8 +222,9 @@ def _standings_context(request: HtmxHttpRequest, slug: str):
     return access, club, seasons, form, season, min_games, snapshot
 
 
-def _standings_page(request: HtmxHttpRequest, slug: str, kind: str) -> HttpResponse:
-    access, club, seasons, form, season, min_games, snapshot = _standings_context(request, slug)
+def _standings_tables(request: HtmxHttpRequest, access, club, season, min_games: int, kind: str):
+    """The page's table (configured and paginated), the table of the players listed apart and
+    what the content shows beside them, drawn from the season's rows as model instances."""
     rows: Any
     if kind == "players":
         rows = selectors.season_player_standings(season) if season else []
@@ -253,31 +257,67 @@ def _standings_page(request: HtmxHttpRequest, slug: str, kind: str) -> HttpRespo
     table = table_class(rows)
     table.club_slug = club.slug
     _table_configure(request, table)
-    name = f"{club.slug}-{season.name if season else 'standings'}-{kind}"
-    return _table_response(
+    return table, apart, extra
+
+
+def _standings_page(request: HtmxHttpRequest, slug: str, kind: str) -> HttpResponse:
+    access, club, seasons, form, season, min_games, snapshot = _standings_context(request, slug)
+    context: dict[str, Any] = {
+        "access": access,
+        "club": club,
+        "season": season,
+        "seasons": seasons,
+        "form": form,
+        "snapshot": snapshot,
+        "kind": kind,
+        "table_target": TABLE_TARGET,
+    }
+    export = request.GET.get("_export")
+    if export in EXPORT_FORMATS:
+        table, apart, extra = _standings_tables(request, access, club, season, min_games, kind)
+        name = f"{club.slug}-{season.name if season else 'standings'}-{kind}"
+        return table_export(table, export, name, apart, extra.get("apart_heading", ""))
+    part = "#table" if request.htmx and request.htmx.target == TABLE_TARGET else ""
+    # What the content is drawn from, read as plain values (leagues/standings/page_content).
+    values = row_values(season.pk, kind, min_games) if season is not None else []
+    key = content_key(
+        get_language(),
+        kind,
+        part,
+        request.path,
+        sorted(request.GET.lists()),
+        access.role,
+        stored(club),
+        [(stored(s), stored(getattr(s, "standings", None))) for s in seasons],
+        None if season is None else season.pk,
+        min_games,
+        ago(snapshot.computed_at) if snapshot is not None else None,
+        values,
+        nights_held(season.pk, values) if season is not None and kind == "players" else 0,
+        _share_context(request, access, season) if kind == "players" else {},
+    )
+
+    def draw() -> str:
+        table, apart, extra = _standings_tables(request, access, club, season, min_games, kind)
+        drawn = {**context, **extra, "table": table, "table_html": table_html(request, table)}
+        if apart is not None:
+            drawn["apart_html"] = table_html(request, apart)
+        return render_to_string(CONTENT + part, drawn, request=request)
+
+    content = content_html(key, draw)
+    if part:
+        return HttpResponse(content)
+    return render(
         request,
-        table,
-        name,
         "leagues/standings.html",
         {
-            "access": access,
-            "club": club,
-            "season": season,
-            "seasons": seasons,
-            "form": form,
-            "table": table,
-            "snapshot": snapshot,
-            "kind": kind,
-            "table_target": TABLE_TARGET,
+            **context,
+            "content": content,
             "can_refresh": access.can(SEASONS_MANAGE),
             "rebuild_failures": (
-                selectors.club_rebuild_failures(club, season)
-                if access.can(SEASONS_MANAGE) and not request.htmx
-                else []
+                selectors.club_rebuild_failures(club, season) if access.can(SEASONS_MANAGE) else []
             ),
-            **extra,
         },
-        apart,
     )
 
 
