@@ -6,6 +6,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from django.utils.html import json_script
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scorecards.models import FinishReason
@@ -66,6 +69,18 @@ def winner_text(score: GameScore, sides: list[str]) -> str:
             "loser": loser,
         }
     return _("%(winner)s win.") % {"winner": winner}
+
+
+def sheet_texts_script() -> SafeString:
+    """`sheet_texts` as the page hands them to sheet.js: `<script id="sheet-texts"
+    type="application/json">`, written once per process and language (a pure function of the
+    catalogue)."""
+    return _texts_script(get_language())
+
+
+@functools.lru_cache(maxsize=16)
+def _texts_script(language: str) -> SafeString:
+    return json_script(sheet_texts(), "sheet-texts")
 
 
 def sheet_texts() -> dict[str, str]:

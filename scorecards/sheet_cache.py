@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,6 +71,7 @@ class SheetShared:
     rows: list[SheetRow]
     _drawn: dict[int, list[DrawnRow]] = field(default_factory=dict, repr=False)
     _chart: list[SafeString] = field(default_factory=list, repr=False)
+    _kept: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def padded(self) -> list[Hand | None]:
         """As many items as hands, the recent ones last (None before them)."""
@@ -93,6 +94,13 @@ class SheetShared:
         if not self._chart:
             self._chart.append(score_chart(self.score))
         return self._chart[0]
+
+    def kept(self, name: str, make: Callable[[], Any]) -> Any:
+        """`make()`, worked out once per entry under `name`: for a value drawn from this
+        entry's parts alone (the caller's promise), such as the blank entry form. Read only."""
+        if name not in self._kept:
+            self._kept[name] = make()
+        return self._kept[name]
 
 
 _kept: OrderedDict[Hashable, SheetShared] = OrderedDict()

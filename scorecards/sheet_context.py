@@ -34,7 +34,7 @@ from scorecards.game_state import game_now_of
 from scorecards.habits import entry_table_habits
 from scorecards.models import FinishReason, Game, Hand
 from scorecards.pot import cents_text
-from scorecards.presentation import kind_label, sheet_texts, table_qr, winner_text
+from scorecards.presentation import kind_label, sheet_texts_script, table_qr, winner_text
 from scorecards.qr import table_link
 from scorecards.rules import GameScore, Rules, points_leader
 from scorecards.rules.catalogue import rules_describe
@@ -129,6 +129,8 @@ def entry_context(
             (seat, names[seat], auction[i] if i < len(auction) else "")
             for i, seat in enumerate(order)
         ],
+        # The seats in the auction's order, as sheet.js reads them ("1 2 3 0").
+        "auction_order": " ".join(map(str, order)),
         "values": values,
         "errors": errors or {},
         "message": message,
@@ -241,7 +243,7 @@ def sheet_context(
         "game_over": winner_text(score, sides),
         "corrected": corrected,
         # Drawn by the whole page only (the template calls it).
-        "sheet_texts": sheet_texts,
+        "sheet_texts": sheet_texts_script,
         "needs_confirming": needs_confirming,
         "unconfirmed": needs_confirming and unconfirmed,
         "confirm": confirm,
@@ -255,22 +257,32 @@ def sheet_context(
         "table_link": link,
         # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
         "table_qr": table_qr(link) if link and not request.htmx else "",
-        "entry": _with_fields(
-            entry_context(
-                game,
-                rules,
-                score,
-                names,
-                phone_seat=phone_seat(
-                    game, held=held_seat(request.session, game), user=request.user
-                ),
-                **entry,
-            )
-        ),
+        "entry": _entry(request, game, score, names, shared, **entry),
         "pot": _pot_context(game, score, names),
         # Once the game is finished: its summary, a rematch and the share link.
         "end": end_context(request, access, score, names, now=now, place=place),
     }
+
+
+def _entry(
+    request: HtmxHttpRequest,
+    game: Game,
+    score: GameScore,
+    names: list[str],
+    shared: SheetShared | None,
+    **entry: Any,
+) -> dict[str, Any]:
+    """The entry form of this viewer (`entry_context`, with its blank tap fields). A blank
+    form of a kept sheet (`shared`, no values, errors or message) is the kept one's, but for
+    what is this viewer's own: a new idempotency key and the phone's seat."""
+    seat = phone_seat(game, held=held_seat(request.session, game), user=request.user)
+    if shared is None or entry:
+        entry = entry_context(game, score.rules, score, names, phone_seat=seat, **entry)
+        return _with_fields(entry)
+    blank = shared.kept(
+        "entry", lambda: _with_fields(entry_context(game, score.rules, score, names))
+    )
+    return {**blank, "key": uuid.uuid4(), "phone_seat": seat}
 
 
 def _with_fields(entry: dict[str, Any]) -> dict[str, Any]:
