@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from itertools import groupby
-from operator import itemgetter
 from typing import Any
 
 from django.db import connection
@@ -17,10 +15,8 @@ from django.db.models import (
     Prefetch,
     QuerySet,
     Subquery,
-    TextField,
     Value,
 )
-from django.db.models.functions import Cast
 
 from kaiser_league.collation import sorted_by_name
 from scorecards.habits import game_habits_record
@@ -35,7 +31,7 @@ from scorecards.models import (
     Seat,
     hand_input,
 )
-from scorecards.records_stream import records_joined, records_read
+from scorecards.records_stream import records_concatenated, records_joined
 from scorecards.rules import (
     GameScore,
     HandInput,
@@ -273,26 +269,14 @@ def games_records_stream(
     hands are not numbered 1..n or cannot be read together (the caller reads that game
     otherwise).
 
-    One query of tuples, streamed (a chunk of games' records held at a time), and each game's
-    records decoded by one `json.loads`, joined as a JSON array: a season rebuilt from nothing
-    reads every hand, and decoding its records one by one cost more than reading them. On
-    PostgreSQL the database joins them (a row a game, its hands counted: a hand a row cost
-    the client more than the records' text)."""
+    One query, a row a game (its records joined by the database: `scorecards.records_stream`),
+    streamed, and each game's records decoded by one `json.loads`: a season rebuilt from
+    nothing reads every hand, and decoding its records one by one cost more than reading
+    them."""
     hands = Hand.objects.filter(**_of_games(games))
     if connection.vendor == "postgresql":
-        yield from records_joined(hands)
-        return
-    rows = (
-        hands.order_by("game_id", "number")
-        .values_list("game_id", "number", Cast("record", TextField()))
-        .iterator(chunk_size=2000)
-    )
-    for game_id, of_game in groupby(rows, itemgetter(0)):
-        rows_of = list(of_game)
-        if any(row[1] != place for place, row in enumerate(rows_of, 1)):
-            yield game_id, None
-            continue
-        yield game_id, records_read([row[2] for row in rows_of])
+        return records_joined(hands)
+    return records_concatenated(hands)
 
 
 def game_last_change() -> Subquery:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from leagues.standings import scoring
-from leagues.standings.derived import games_scored
+from leagues.standings.derived import COUNTERS, games_scored
 from leagues.standings.summaries import _summary_of
 from scorecards.models import Game, Hand
 from scorecards.selectors import games_records_stream
@@ -92,3 +92,29 @@ def test_games_read_by_their_query_are_those_read_by_their_ids(games, club, play
     assert among == by_ids
     assert left_among == left_by_ids
     assert other.pk not in among
+
+
+def test_hands_stored_out_of_their_order_are_read_in_it(games):
+    """The database joins a game's records in the order it reads its rows, which need not be
+    the hands' (a correction, an undo and a hand entered again): they come back in order."""
+    common, *_others, last = games
+    expected = {
+        game.pk: [hand.record for hand in Hand.objects.filter(game=game).order_by("number")]
+        for game in (common, last)
+    }
+    rows = list(Hand.objects.filter(game=common).order_by("-number"))
+    Hand.objects.filter(game=common).delete()
+    for hand in rows:  # stored again from the last: each a newer row than the next hand's
+        hand.pk = None
+        hand.save()
+    read = dict(games_records_stream([common.pk, last.pk]))
+    assert read == expected
+
+
+def test_a_summary_names_every_counter_in_its_order(games):
+    """Each seat's and side's counters are COUNTERS, named in their order (the JSON stored)."""
+    summaries = _summaries(scoring.games_scored_fast([_row(game) for game in games], []))
+    assert summaries
+    for summary in summaries.values():
+        for row in (*summary["seat_counts"], *summary["side_counts"]):
+            assert list(row) == list(COUNTERS)
