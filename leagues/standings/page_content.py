@@ -26,6 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from leagues.standings.models import PartnershipStanding, PlayerStanding
 from leagues.standings.table_cache import TABLE_SECONDS
+from scorecards.query_memo import compiled_once
 
 CONTENT = "leagues/_standings_content.html"
 # Bump when the content's markup (the template, the tables' columns) changes in a way a shared
@@ -51,17 +52,31 @@ def _row_type(kind: str) -> Any:
     return _ROW_TYPES[kind]
 
 
+def _values_query(kind: str, season_id: int, min_games: int = 0) -> Any:
+    model, names = _NAMES[kind]
+    rows = model._default_manager.filter(season_id=season_id)
+    if min_games:
+        rows = rows.filter(games__gte=min_games)
+    fields = [field.attname for field in model._meta.concrete_fields]
+    return rows.order_by("pk").values_list(*fields, *names)
+
+
 def row_values(season_id: int, kind: str, min_games: int = 0) -> list[Any]:
     """Every stored value of the season's standings rows of `kind` ("players" or
     "partnerships", the latter from `min_games` games) and their players' names: one query of
-    tuples, with the rows' figures as attributes (`row.nights`)."""
-    model, names = _NAMES[kind]
+    tuples (compiled once per process), with the rows' figures as attributes (`row.nights`)."""
     row = _row_type(kind)
-    rows = model._default_manager.filter(season_id=season_id)
-    if kind == "partnerships" and min_games:
-        rows = rows.filter(games__gte=min_games)
-    fields = [field.attname for field in model._meta.concrete_fields]
-    return [row(*values) for values in rows.order_by("pk").values_list(*fields, *names)]
+    at_least = min_games if kind == "partnerships" else 0
+    samples: dict[str, tuple[int, int]] = {"season_id": (1, 2)}
+    if at_least:
+        samples["min_games"] = (1, 2)
+    statement = compiled_once(
+        ("standings_page_rows", kind, bool(at_least)),
+        lambda **values: _values_query(kind, **values),
+        **samples,
+    )
+    found = statement.values(season_id=season_id, min_games=at_least)
+    return [row(*values) for values in found]
 
 
 def stored(obj: Model | None) -> tuple[Any, ...] | None:

@@ -10,6 +10,7 @@ from django.db.models import Q, QuerySet
 
 from kaiser_league.collation import name_key
 from leagues.clubs.models import Club, PlayerMerge, Season
+from leagues.clubs.selectors import club_seasons
 from leagues.standings.models import (
     PartnershipStanding,
     PlayerRating,
@@ -19,6 +20,7 @@ from leagues.standings.models import (
     RebuildKind,
 )
 from scorecards.models import Game, GameStatus
+from scorecards.query_memo import compiled_once
 from scorecards.selectors import games_by_day, games_of_player, games_where
 
 
@@ -27,6 +29,17 @@ def club_recent_games(club: Club, limit: int = 20) -> QuerySet[Game]:
     (`scorecards.selectors.games_by_day`)."""
     games = games_where(club=club).select_related("season").prefetch_related("seats")
     return games_by_day(games)[:limit]
+
+
+def club_seasons_counted(club: Club) -> list[Season]:
+    """The club's seasons, latest first, each with its standings snapshot (`season.standings`,
+    absent when never computed): one query, compiled once per process."""
+    statement = compiled_once(
+        "club_seasons_counted",
+        lambda club_id: club_seasons(Club(pk=club_id)).select_related("standings"),
+        club_id=(1, 2),
+    )
+    return statement.rows(club_id=club.pk)
 
 
 def season_player_standings(season) -> QuerySet:

@@ -208,7 +208,7 @@ def _share_context(request: HtmxHttpRequest, access, season) -> dict[str, Any]:
 def _standings_context(request: HtmxHttpRequest, slug: str):
     access = club_for_viewer(request, slug)
     club = access.club
-    seasons = list(club_seasons(club).select_related("standings"))
+    seasons = selectors.club_seasons_counted(club)
     form = StandingsFilterForm(request.GET or None, club=club, seasons=seasons)
     season = seasons[0] if seasons else None
     min_games = 0
