@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Collection, Iterable, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from django.db import connection, models, transaction
@@ -134,8 +135,8 @@ def rows_write(
     """Insert `rows` (each the values of `columns`, in order, as plain values; those of
     `json_columns` as JSON text) into `table`, `tail` closing the statement (an `ON CONFLICT`
     clause). No model built, no ORM statement: one prepared statement run over them all, or on
-    PostgreSQL, for many rows, COPY into a temporary table of the same columns and one
-    `INSERT ... SELECT` from it, in a transaction of its own (a savepoint in the caller's)."""
+    PostgreSQL, for many rows, COPY: into `table` itself, or with a `tail`, into a temporary
+    table of the same columns, then one `INSERT ... SELECT` from it."""
     if not rows:
         return
     quote = connection.ops.quote_name
@@ -150,21 +151,26 @@ def rows_write(
                 f"INSERT INTO {quote(table)} ({names}) VALUES ({places}) {tail}", rows
             )
             return
-        # A name of this connection's own (temporary tables are a session's), dropped at
-        # once: the caller may write another set of rows in the same transaction.
-        staged = quote(f"rows_write_{table}")
-        with transaction.atomic():
-            cursor.execute(
-                f"CREATE TEMPORARY TABLE {staged} ON COMMIT DROP AS "
-                f"SELECT {names} FROM {quote(table)} WITH NO DATA"
-            )
+        # In the caller's transaction when it has one (a failure rolls the table back with the
+        # rest), else in one of its own: ON COMMIT DROP needs one.
+        with transaction.atomic() if not connection.in_atomic_block else nullcontext():
+            staged = quote(table)
+            if tail:
+                # A name of this connection's own (temporary tables are a session's), dropped
+                # at once: the caller may write another set of rows in the same transaction.
+                staged = quote(f"rows_write_{table}")
+                cursor.execute(
+                    f"CREATE TEMPORARY TABLE {staged} ON COMMIT DROP AS "
+                    f"SELECT {names} FROM {quote(table)} WITH NO DATA"
+                )
             with cursor.cursor.copy(f"COPY {staged} ({names}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)
-            cursor.execute(
-                f"INSERT INTO {quote(table)} ({names}) SELECT {names} FROM {staged} {tail}"
-            )
-            cursor.execute(f"DROP TABLE {staged}")
+            if tail:
+                cursor.execute(
+                    f"INSERT INTO {quote(table)} ({names}) SELECT {names} FROM {staged} {tail}"
+                )
+                cursor.execute(f"DROP TABLE {staged}")
 
 
 def newer_snapshot_exists(
