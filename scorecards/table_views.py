@@ -163,6 +163,11 @@ def _hand_try(request: HtmxHttpRequest, game_id: int, *, sheet: bool, locked: bo
     without); else the service reads and locks the game again. A refusal rolls back whatever
     this try wrote (a seat claim)."""
     attempt = HandAttempt()
+    # The posted form, the session and the account are read before the transaction, which on
+    # SQLite holds the database's write lock from its start: forty phones at a round's end
+    # wait for one another's writes only, not for one another's reading.
+    key = posted_key(request)
+    request.user.is_authenticated  # noqa: B018 (loads the session and the account now)
     try:
         with transaction.atomic() if locked else nullcontext():
             attempt.access = game_for_member(
@@ -173,7 +178,7 @@ def _hand_try(request: HtmxHttpRequest, game_id: int, *, sheet: bool, locked: bo
                 place=False,
                 user_seat=True,
                 related=sheet,
-                lock=Locking(posted_key(request)) if locked else None,
+                lock=Locking(key) if locked else None,
             )
             hand_posted(request, attempt, locked=locked)
     except (HandConflict, HandRefused, KaiserError) as refused:

@@ -11,10 +11,11 @@ import uuid
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.db import SessionStore
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models.signals import post_save
 from django.http import Http404
 from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
 
 from leagues.clubs.models import Membership, Role, Season
 from leagues.tournaments.services import entry_register, round_draw, tournament_create
@@ -25,6 +26,8 @@ from scorecards.query_memo import compiled_once, row_insert, row_update
 from scorecards.rules import HandInput
 from scorecards.services import game_start, game_token_issue, hand_record
 from scorecards.services.state import hands_so_far
+from tests.conftest import client_for, table_phone
+from tests.test_table_sheet import JSON, submit
 
 pytestmark = pytest.mark.django_db
 
@@ -244,3 +247,25 @@ def test_each_entered_hand_publishes_the_polls_version(game, monkeypatch) -> Non
     )
     hand_record(game=game, hand=MADE)
     assert published == [(game.pk, 2)]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("who", ["member", "phone"])
+def test_the_session_and_the_account_are_read_before_the_transaction(game, bob, who) -> None:
+    """On SQLite a write transaction holds the database's lock from its start: what every
+    request reads of its own is read before it."""
+    game_token_issue(game=game)
+    game.refresh_from_db()
+    client = client_for(bob) if who == "member" else table_phone(game)
+    with CaptureQueriesContext(connection) as queries:
+        assert submit(client, game, headers=JSON).status_code == 201
+    statements = [query["sql"] for query in queries.captured_queries]
+    own = [
+        i
+        for i, sql in enumerate(statements)
+        if sql.startswith(('SELECT "django_session"', 'SELECT "auth_user"'))
+    ]
+    opened = [i for i, sql in enumerate(statements) if sql.startswith(("BEGIN", "SAVEPOINT"))]
+    game_read = next(i for i, sql in enumerate(statements) if 'FROM "scorecards_game"' in sql)
+    assert own and max(own) < min([*opened, game_read]), statements
+    assert len(own) == (2 if who == "member" else 1), statements
