@@ -184,8 +184,18 @@ def player_merged_into(club: Club, player_id: int) -> int | None:
 
 def club_rebuild_failures(club: Club, season: Season | None) -> list[RebuildFailure]:
     """What the club's directors should know about: the failed or incomplete rebuild of the
-    standings of `season` and of the club's ratings (one query)."""
-    which = Q(kind=RebuildKind.RATINGS)
-    if season is not None:
-        which |= Q(kind=RebuildKind.STANDINGS, season=season)
-    return list(RebuildFailure.objects.filter(which, club=club).order_by("kind"))
+    standings of `season` and of the club's ratings (one query, compiled once per process)."""
+
+    def failures(club_id: int, season_id: int | None = None) -> QuerySet[RebuildFailure]:
+        which = Q(kind=RebuildKind.RATINGS)
+        if season_id is not None:
+            which |= Q(kind=RebuildKind.STANDINGS, season_id=season_id)
+        return RebuildFailure.objects.filter(which, club_id=club_id).order_by("kind")
+
+    if season is None:
+        statement = compiled_once("club_rebuild_failures", failures, club_id=(1, 2))
+        return statement.rows(club_id=club.pk)
+    statement = compiled_once(
+        "club_rebuild_failures_season", failures, club_id=(1, 2), season_id=(1, 2)
+    )
+    return statement.rows(club_id=club.pk, season_id=season.pk)
