@@ -1,23 +1,50 @@
 """The sheet's words and pictures: labels, banners, the phone's messages, a hand in words, the
-table link's QR code. No request, no writes."""
+pot, the table link's QR code, the addresses the sheet links to. No request, no writes."""
 
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from typing import Any
 
+from django.urls import get_script_prefix, reverse
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scorecards.models import FinishReason
+from scorecards.models import FinishReason, Game
+from scorecards.pot import cents_text
 from scorecards.qr import qr_svg
-from scorecards.rules import GameScore, Rules
+from scorecards.rules import GameScore, Rules, points_leader
+from scorecards.selectors import game_pot_of
 from scorecards.sheet import (
     bid_text,
     side_names,
 )
+
+# The game's own pages and actions the sheet links to (and its answers redraw).
+GAME_URLS = (
+    "hand_submit",
+    "hand_undo",
+    "hand_preview",
+    "game_poll",
+    "game_abandon",
+    "game_print",
+    "game_record_download",
+    "game_table_link",
+)
+
+
+def game_urls(game_id: int) -> dict[str, str]:
+    """The addresses of GAME_URLS for one game, by URL name (read only): reversed once per
+    process for each game and script prefix, where the sheet's page would reverse a dozen."""
+    return _game_urls(game_id, get_script_prefix())
+
+
+@functools.lru_cache(maxsize=1024)
+def _game_urls(game_id: int, prefix: str) -> dict[str, str]:
+    return {name: reverse(name, args=[game_id]) for name in GAME_URLS}
 
 
 def kind_label(kind: str) -> str:
@@ -159,3 +186,36 @@ def record_text(record: dict[str, Any] | None, names: list[str], rules: Rules) -
     if record.get("auction"):
         parts.append("[" + ", ".join(record["auction"]) + "]")
     return ", ".join(parts)
+
+
+def pot_context(game: Game, score: GameScore, names: list[str]) -> dict[str, Any] | None:
+    """The pot as the sheet shows it: its total, who fed it and who collected it."""
+    pot = game_pot_of(game, score)
+    if pot is None:
+        return None
+    fed: Counter[int] = Counter(seat for _number, seat in pot.fed)
+    return {
+        "per_set": cents_text(pot.per_set),
+        "total": cents_text(pot.total),
+        "fed": [(names[seat], cents_text(n * pot.per_set)) for seat, n in sorted(fed.items())],
+        "collected": [
+            (names[seat], cents_text(pot.balance[seat] + fed[seat] * pot.per_set))
+            for seat in pot.winners or ()
+        ],
+    }
+
+
+def round_ended_notice(game: Game, score: GameScore, sides: list[str]) -> list[str]:
+    """The sheet's word on a game its tournament round ended before the engine did: won on
+    points by the side ahead when the round closed, or drawn when level, with the score then
+    (how the season counts it, docs/rules.md). Empty for any other game."""
+    if game.finish_reason != FinishReason.ROUND or score.finished or not score.hands:
+        return []
+    totals = " – ".join(str(total) for total in score.scores)
+    leader = points_leader(score.scores)
+    if leader is None:
+        return [_("Ended by the round: drawn on points (%(score)s).") % {"score": totals}]
+    return [
+        _("Ended by the round: %(winner)s win on points (%(score)s).")
+        % {"winner": sides[leader], "score": totals}
+    ]

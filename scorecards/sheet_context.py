@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections import Counter
 from collections.abc import Collection
 from typing import Any
 
@@ -13,7 +12,6 @@ from django.http import QueryDict
 from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from kaiser_league.http import HtmxHttpRequest
 from kaiser_league.inputs import number_or_none
@@ -33,15 +31,21 @@ from scorecards.game_end import end_context
 from scorecards.game_state import game_now_of
 from scorecards.habits import entry_table_habits
 from scorecards.models import FinishReason, Game, Hand
-from scorecards.pot import cents_text
-from scorecards.presentation import kind_label, sheet_texts_script, table_qr, winner_text
+from scorecards.presentation import (
+    game_urls,
+    kind_label,
+    pot_context,
+    round_ended_notice,
+    sheet_texts_script,
+    table_qr,
+    winner_text,
+)
 from scorecards.qr import table_link
-from scorecards.rules import GameScore, Rules, points_leader
+from scorecards.rules import GameScore, Rules
 from scorecards.rules.catalogue import rules_describe
 from scorecards.seat_board import seat_board
 from scorecards.selectors import (
     game_needs_confirmation,
-    game_pot_of,
     game_scored,
     table_place,
 )
@@ -112,8 +116,9 @@ def entry_context(
         "dealer_name": "" if dealer is None else names[dealer],
         "seats": list(enumerate(names)),
         "sides": list(enumerate(sides)),
+        # As text: a number in a template is localized, at some fifty calls each.
         "totals": [
-            (side, name, total)
+            (str(side), name, str(total))
             for side, (name, total) in enumerate(zip(sides, score.scores, strict=True))
         ],
         "two_sides": rules.side_count == 2,
@@ -211,6 +216,7 @@ def sheet_context(
         "link_manage": bool(access.may(TABLE_LINK_MANAGE, now)),
         "access": access,
         "game": game,
+        "urls": game_urls(game.pk),
         "score": score,
         "rules_words": rules_words(rules, get_language()),
         "names": names,
@@ -258,7 +264,7 @@ def sheet_context(
         # The QR code shows on the full page only (not in fragments), and costs ~10 ms to draw.
         "table_qr": table_qr(link) if link and not request.htmx else "",
         "entry": _entry(request, game, score, names, shared, **entry),
-        "pot": _pot_context(game, score, names),
+        "pot": pot_context(game, score, names),
         # Once the game is finished: its summary, a rematch and the share link.
         "end": end_context(request, access, score, names, now=now, place=place),
     }
@@ -365,36 +371,3 @@ def confirm_context(
     name = names[seat] if seat is not None and 0 <= seat < len(names) else ""
     claim = seat is None and bool(access.may(SEAT_CLAIM, now))
     return {"asked": True, "claim": claim, "seat": seat, "name": name, "numbers": numbers}
-
-
-def _pot_context(game: Game, score: GameScore, names: list[str]) -> dict[str, Any] | None:
-    """The pot as the sheet shows it: its total, who fed it and who collected it."""
-    pot = game_pot_of(game, score)
-    if pot is None:
-        return None
-    fed: Counter[int] = Counter(seat for _number, seat in pot.fed)
-    return {
-        "per_set": cents_text(pot.per_set),
-        "total": cents_text(pot.total),
-        "fed": [(names[seat], cents_text(n * pot.per_set)) for seat, n in sorted(fed.items())],
-        "collected": [
-            (names[seat], cents_text(pot.balance[seat] + fed[seat] * pot.per_set))
-            for seat in pot.winners or ()
-        ],
-    }
-
-
-def round_ended_notice(game: Game, score: GameScore, sides: list[str]) -> list[str]:
-    """The sheet's word on a game its tournament round ended before the engine did: won on
-    points by the side ahead when the round closed, or drawn when level, with the score then
-    (how the season counts it, docs/rules.md). Empty for any other game."""
-    if game.finish_reason != FinishReason.ROUND or score.finished or not score.hands:
-        return []
-    totals = " – ".join(str(total) for total in score.scores)
-    leader = points_leader(score.scores)
-    if leader is None:
-        return [_("Ended by the round: drawn on points (%(score)s).") % {"score": totals}]
-    return [
-        _("Ended by the round: %(winner)s win on points (%(score)s).")
-        % {"winner": sides[leader], "score": totals}
-    ]

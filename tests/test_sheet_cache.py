@@ -329,3 +329,21 @@ def test_the_kept_sheets_are_bounded(club, players, alice, monkeypatch) -> None:
         page(owner, game)
         assert sheet_cache.kept_count() <= 3
     assert sheet_cache.kept_count() == 3
+
+
+def test_each_viewer_of_a_kept_sheet_gets_a_form_of_their_own(table) -> None:
+    """The blank entry form comes from the kept sheet, but its idempotency key is new for each
+    page and the phone's seat is the viewer's: Dan's phone signs as Dan, the owner chooses."""
+    game, who = table
+    key = re.compile(r'name="idempotency_key" value="([^"]+)"')
+    owner = page(who["owner"], game)
+    again = page(who["owner"], game)
+    dan = page(who["phone of Dan"], game)
+    keys = {key.search(html)[1] for html in (owner, again, dan)}  # type: ignore[index]
+    assert len(keys) == 3
+    assert "This phone is held by <b>Dan</b>" in dan
+    assert '<select name="entered_as">' in owner and '<select name="entered_as">' not in dan
+    hand_record(game=game, hand=NO_TRUMP)
+    html = page(who["owner"], game)
+    assert 'name="number" value="4"' in html
+    assert same_page(html) == same_page(drawn_anew(who["owner"], game))
