@@ -1,4 +1,6 @@
-"""Querysets built once per process and cloned for each request.
+"""Querysets built once per process and cloned for each request (`built_once`); the hottest
+statements compiled once and run with each request's values (`compiled_once`, `row_insert`,
+`row_update`).
 
 Building a queryset (resolving its annotations and joins through the models) costs as much as
 compiling it, on every request. A queryset that is never evaluated itself can be kept and
