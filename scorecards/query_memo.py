@@ -175,21 +175,30 @@ _inserts: dict[Hashable, tuple[str, tuple[Any, ...]]] = {}
 
 
 def row_insert(obj: Any) -> None:
-    """Insert `obj`, a new row, as `obj.save(force_insert=True)` would, and set its id. A model
-    that anything listens to on save (a signal receiver) is saved by `save()` itself."""
+    """Insert `obj`, a new row, as `obj.save(force_insert=True)` would, and set its id. A row
+    this plain INSERT cannot write as `save()` does is saved by `save()` itself: one whose id
+    is given or not numbered by the database, a model with a column the database fills
+    (`db_default`, generated) or that anything listens to on save (a signal receiver)."""
     from django.db import DEFAULT_DB_ALIAS, connections
     from django.db.models import signals
+    from django.db.models.fields import AutoFieldMixin
     from django.db.models.sql import InsertQuery
 
     model = type(obj)
-    if signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model):
+    meta = model._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    numbered = isinstance(meta.pk, AutoFieldMixin)
+    if (
+        obj.pk is not None
+        or not numbered
+        or any(f.generated or f.has_db_default() for f in fields)
+        or signals.pre_save.has_listeners(model)
+        or signals.post_save.has_listeners(model)
+    ):
         obj.save(force_insert=True)
         return
     connection = connections[DEFAULT_DB_ALIAS]
-    meta = model._meta
     key = (model, DEFAULT_DB_ALIAS, connection.vendor)
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
-    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
     kept = _inserts.get(key)
     if kept is None:
         query = InsertQuery(model)
@@ -203,6 +212,8 @@ def row_insert(obj: Any) -> None:
         with _lock:
             _inserts.setdefault(key, kept)
     sql, returning = kept
+    # After the compilation, which takes an `auto_now_add` field's time on `obj` too.
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
         if connection.features.can_return_columns_from_insert:

@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 
 from leagues.clubs.models import Membership, Role, Season
 from leagues.tournaments.services import entry_register, round_draw, tournament_create
-from scorecards import poll
+from scorecards import poll, query_memo
 from scorecards.access import SESSION_TABLE_TOKENS, Locking, _games_query, game_for_member
 from scorecards.models import Game, Hand, HandAction, HandVersion, Seat, SeatClaim, SpentKey
 from scorecards.query_memo import compiled_once, row_insert, row_update
@@ -196,7 +196,10 @@ def _columns(obj) -> dict:
     return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
 
 
-def test_a_row_inserted_once_compiled_is_the_row_save_writes(game) -> None:
+def test_a_row_inserted_once_compiled_is_the_row_save_writes(game, monkeypatch) -> None:
+    # From its first insert in a process, when the statement is compiled.
+    monkeypatch.setattr(query_memo, "_inserts", {})
+
     def version(number: int) -> HandVersion:
         return HandVersion(
             game=game, number=number, action=HandAction.ENTER, after={"bid": 7}, by_name="Ann"
@@ -214,6 +217,12 @@ def test_a_row_inserted_once_compiled_is_the_row_save_writes(game) -> None:
         "number": 0,
         "at": 0,
     }
+
+
+def test_a_row_whose_id_is_given_is_saved_by_save(game) -> None:
+    given = HandVersion(pk=9_000, game=game, number=1, action=HandAction.ENTER, by_name="Ann")
+    row_insert(given)
+    assert HandVersion.objects.get(pk=9_000).by_name == "Ann"
 
 
 def test_a_row_updated_once_compiled_saves_its_fields_and_says_so(game) -> None:

@@ -135,7 +135,7 @@ def _contribution(
     pairs: dict[tuple[int, int], dict[str, int]],
 ) -> None:
     """Add (`sign` 1) or take off (-1) what one counted game's summary gives each of its
-    players and partnerships (as `lines.standings_compute` counts it)."""
+    players and partnerships (as `derived.standings_compute` counts it)."""
     scores = summary["scores"]
     for side, side_seats in enumerate(summary["sides"]):
         points_for = scores[side]

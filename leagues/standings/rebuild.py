@@ -22,8 +22,7 @@ from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Season
 from leagues.standings.delta import standings_update
-from leagues.standings.derived import PLAYER_ONLY, LeftOut
-from leagues.standings.lines import standings_compute
+from leagues.standings.derived import PLAYER_ONLY, LeftOut, standings_compute
 from leagues.standings.models import (
     PartnershipStanding,
     PlayerStanding,
