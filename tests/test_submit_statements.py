@@ -26,6 +26,7 @@ from scorecards.query_memo import compiled_once, row_insert, row_update
 from scorecards.rules import HandInput
 from scorecards.services import game_start, game_token_issue, hand_record
 from scorecards.services.state import hands_so_far
+from scorecards.table_phone import game_names
 from tests.conftest import client_for, table_phone
 from tests.test_table_sheet import JSON, submit
 
@@ -278,3 +279,9 @@ def test_the_session_and_the_account_are_read_before_the_transaction(game, bob, 
     game_read = next(i for i, sql in enumerate(statements) if 'FROM "scorecards_game"' in sql)
     assert own and max(own) < min([*opened, game_read]), statements
     assert len(own) == (2 if who == "member" else 1), statements
+
+
+def test_a_seat_renamed_shows_on_the_next_request(game) -> None:
+    assert game_names(Game.objects.get(pk=game.pk)) == ["Ann", "Cat", "Bob", "Dan"]
+    Seat.objects.filter(game=game, seat=1).update(name="Catherine")
+    assert game_names(Game.objects.get(pk=game.pk)) == ["Ann", "Catherine", "Bob", "Dan"]
