@@ -78,6 +78,21 @@ _PLAIN_TYPES = frozenset(
 )
 
 
+def _to_db(field: models.Field) -> Callable[[Any], Any]:
+    """A column's value as the ORM writes it (`get_db_prep_save`); a day (a line's last one,
+    a row each) by the database's own adapter alone, which is what that comes to."""
+    if field.get_internal_type() == "DateField":
+        adapt = connection.ops.adapt_datefield_value
+
+        def day(value: Any) -> Any:
+            if value is None or type(value) is datetime.date:
+                return adapt(value)
+            return field.get_db_prep_save(value, connection)
+
+        return day
+    return lambda value: field.get_db_prep_save(value, connection)
+
+
 def _rows_insert(
     model: type[models.Model],
     fixed: dict[str, Any],
@@ -100,7 +115,7 @@ def _rows_insert(
     columns = [settable[name] for name in names]
     # Numbers and ids go as Python gives them; any other column as the ORM writes it.
     other = [
-        (place, field)
+        (place, _to_db(field))
         for place, field in enumerate(columns)
         if field.get_internal_type() not in _PLAIN_TYPES
     ]
@@ -111,8 +126,8 @@ def _rows_insert(
         if figures.keys() != figure_names:
             return False
         row = [*shared, *((k,) if len(key) == 1 else k), *map(figures.__getitem__, fields)]
-        for place, field in other:
-            row[place] = field.get_db_prep_save(row[place], connection)
+        for place, to_db in other:
+            row[place] = to_db(row[place])
         rows.append(row)
     rows_write(meta.db_table, [field.column for field in columns], rows)
     return True

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from leagues.standings.derived import BATCH, KAISER_KINDS, LeftOut, games_scored
+from leagues.standings.derived import BATCH, COUNTERS, KAISER_KINDS, LeftOut, games_scored
 from scorecards.models import Game
 from scorecards.rules import NO_TRUMP_KINDS, GameScore, PotAccount, Rules, rules_build
 from scorecards.rules.record_quick import record_quick
@@ -70,8 +70,7 @@ def game_counters(
     rules = score.rules
     side_of = [rules.side_of(seat) for seat in range(rules.seats)]
     # Tallied by seat (a bid is its bidder's) and by side (a set is the bidding side's), then
-    # written into the rows once, each a dict display (COUNTERS' names, in their order): a
-    # season rebuilt from nothing counts every one of its games.
+    # written into the rows once.
     attempted, made, no_trump, kaisers = ([0] * rules.seats for _ in range(4))
     set_on = [0] * rules.side_count
     played = played_hands(score)
@@ -83,41 +82,28 @@ def game_counters(
             kaisers[bidder] += kind in KAISER_KINDS
         else:
             set_on[side] += 1
-    balance = pot.balance if pot is not None else [0] * rules.seats
-    games, draws, hands = int(counts), int(counts and winner is None), len(played)
-    wins = [int(counts and winner == side) for side in range(rules.side_count)]
-    seats = [
-        {
-            "games": games,
-            "wins": wins[side],
-            "draws": draws,
-            "hands": hands,
-            "bids_attempted": attempted[seat],
-            "bids_made": made[seat],
-            "nt_bids_made": no_trump[seat],
-            "kaisers": kaisers[seat],
-            "times_set": set_on[side],
-            "pot_balance": balance[seat],
-        }
-        for seat, side in enumerate(side_of)
-    ]
     sides = []
     for side in range(rules.side_count):
-        mine = [seat for seat, of in enumerate(side_of) if of == side]
-        sides.append(
-            {
-                "games": games,
-                "wins": wins[side],
-                "draws": draws,
-                "hands": hands,
-                "bids_attempted": sum([attempted[seat] for seat in mine]),
-                "bids_made": sum([made[seat] for seat in mine]),
-                "nt_bids_made": sum([no_trump[seat] for seat in mine]),
-                "kaisers": sum([kaisers[seat] for seat in mine]),
-                "times_set": set_on[side],
-                "pot_balance": sum([balance[seat] for seat in mine]),
-            }
-        )
+        row = dict.fromkeys(COUNTERS, 0)
+        row["games"] = int(counts)
+        row["wins"] = int(counts and winner == side)
+        row["draws"] = int(counts and winner is None)
+        row["hands"] = len(played)
+        row["times_set"] = set_on[side]
+        sides.append(row)
+    seats = []
+    for seat in range(rules.seats):
+        row = dict(sides[side_of[seat]])
+        row["bids_attempted"] = attempted[seat]
+        row["bids_made"] = made[seat]
+        row["nt_bids_made"] = no_trump[seat]
+        row["kaisers"] = kaisers[seat]
+        row["pot_balance"] = pot.balance[seat] if pot is not None else 0
+        seats.append(row)
+    for seat, row in enumerate(seats):
+        side_row = sides[side_of[seat]]
+        for name in ("bids_attempted", "bids_made", "nt_bids_made", "kaisers", "pot_balance"):
+            side_row[name] += row[name]
     return seats, sides
 
 
