@@ -167,13 +167,14 @@ def sheet_context(
         shared = sheet_shared(game, names, needs_confirming=needs_confirming)
         score = shared.score
         every: list[Hand | None] = shared.padded()
-        hands = shared.recent
+        # Lists of this request's own (the kept ones are shared): their items are read only.
+        hands = list(shared.recent)
         if page:
             # The page's ✓ are those of the rows it draws.
             hands = [hand for hand in hands if hand.number > shared.count - SHEET_ROWS]
         corrected: Collection[int] = shared.corrected
         unconfirmed = shared.unconfirmed
-        rows = shared.rows
+        rows = list(shared.rows)
     else:
         hands = list(hands)
         score = game_scored(game, hands) if score is None else score
@@ -182,7 +183,7 @@ def sheet_context(
         unconfirmed = any(h.confirmed_at is None for h in hands)
         rows = sheet_rows(score, hands, names)
     rules = score.rules
-    sides = shared.sides if shared is not None else side_names(rules, names)
+    sides = list(shared.sides) if shared is not None else side_names(rules, names)
     # Whoever may enter hands may show the table link to the others at the table; only those
     # who may correct hands make a new one or revoke it.
     link = table_link(request, game) if access.can_enter else None
