@@ -244,9 +244,13 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
     from django.utils import timezone
 
     from leagues.standings.models import PlayerStanding, RatingPoint
+    from leagues.standings.runner import derived_data_flush, runner_stop
     from scorecards.models import Game, Hand
 
     print(f"standings bench on {connection.vendor}: {size:,} hands requested")
+    # The embedded default's thread (the baseline's requests started it) reconciles every few
+    # minutes: it must not rebuild the new season while its reads and rebuilds are timed.
+    runner_stop()
     started = time.perf_counter()
     club, season = build_season(size, args.tables, args.per_table, args.pool)
     if connection.vendor == "postgresql":  # as autovacuum would after so many new rows
@@ -296,11 +300,7 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
     )
     finish_one_more(club, season, key)
     rate_one_more(club, season, key, services)
-    # The embedded default's thread (its periodic reconciliation) must not write while one
-    # game's update is timed, nor while the next season is built.
-    from leagues.standings.runner import derived_data_flush, runner_stop
-
-    derived_data_flush()
+    derived_data_flush()  # nor while one game's update is timed (the games above woke it)
     runner_stop()
     update_one_more(club, season, key, services, sequence_pool)
     print(
