@@ -102,7 +102,7 @@ class NightRows:
     night's own row are a version of what the boards show (`board_cache`)."""
 
     # (pk, player_id, pair_number, last_round, player's name, round id sat out or None): an
-    # entry's row once per round it sat out, once alone if none; in the entries' own order.
+    # entry's row once per round it sat out, once alone if none; by entry id.
     entries: tuple[tuple[Any, ...], ...]
     # (pk, number, status, table pk, table number, game id, game's updated_at as the database
     # gives it): a round's row once per table (the table's values None when it has none),
@@ -114,15 +114,16 @@ _NIGHT = -1  # the night's id in the SQL compiled once (`_rows_sql`), replaced b
 
 
 @lru_cache(maxsize=4)
-def _rows_sql(alias: str) -> tuple[str, str]:
-    """`night_rows`' two queries as the ORM writes them for database `alias`, compiled once
-    per process: building the SQL of a query with joins costs ten times running it, and the
-    projector asks them of every screen every few seconds. Only the night's id changes."""
-    # The entries' own order within a night (their Meta's, with no join to the night).
+def _rows_sql(alias: str) -> str:
+    """`night_rows`' one statement for database `alias`, compiled once per process: the ORM
+    writes its two selects (building the SQL of a query with joins costs ten times running
+    it, and the projector asks it of every screen every few seconds), joined here into one
+    round trip: the entries' rows (kind 0) then the rounds' (kind 1), columns paired by type.
+    Only the night's id changes."""
     entries = (
         TournamentEntry.objects.using(alias)
         .filter(tournament_id=_NIGHT)
-        .order_by("pair_number", "pk", "sitouts__round_id")
+        .order_by()
         .values_list(
             "pk", "player_id", "pair_number", "last_round", "player__name", "sitouts__round_id"
         )
@@ -130,7 +131,7 @@ def _rows_sql(alias: str) -> tuple[str, str]:
     rounds = (
         TournamentRound.objects.using(alias)
         .filter(tournament_id=_NIGHT)
-        .order_by("number", "tables__number")
+        .order_by()
         .values_list(
             "pk",
             "number",
@@ -147,21 +148,32 @@ def _rows_sql(alias: str) -> tuple[str, str]:
         if tuple(params) != (_NIGHT,):  # the night's id is the only value these queries take
             raise AssertionError(f"night_rows: unexpected parameters {params!r}")
         compiled.append(sql)
-    return compiled[0], compiled[1]
+    return (
+        f"WITH e(a, b, c, d, n, s) AS ({compiled[0]}), r(a, b, t, c, d, g, u) AS ({compiled[1]}) "
+        "SELECT 0, a, b, c, d, s, n, NULL FROM e UNION ALL SELECT 1, a, b, c, d, g, t, u FROM r"
+    )
 
 
 def night_rows(tournament: Tournament) -> NightRows:
     """The night's entries with their sit-outs, and its rounds with their tables and each
-    table game's last change: two queries of tuples, with no value converted (none needs it
+    table game's last change, in one query of tuples, with no value converted (none needs it
     but `updated_at`, which only a version compares)."""
     alias = TournamentRound.objects.db
-    entries_sql, rounds_sql = _rows_sql(alias)
     with connections[alias].cursor() as cursor:
-        cursor.execute(entries_sql, (tournament.pk,))
-        entries = tuple(cursor.fetchall())
-        cursor.execute(rounds_sql, (tournament.pk,))
-        rounds = tuple(cursor.fetchall())
-    return NightRows(entries, rounds)
+        cursor.execute(_rows_sql(alias), (tournament.pk, tournament.pk))
+        read = cursor.fetchall()
+    # Put in order here (the database's order of NULLs differs by vendor): the entries by id
+    # (their order of registration, which the names' order then follows), the rounds and their
+    # tables by number.
+    entries = sorted(
+        ((a, b, c, d, n, s) for kind, a, b, c, d, s, n, _ in read if kind == 0),
+        key=lambda row: (row[0], row[5] or 0),
+    )
+    rounds = sorted(
+        ((a, b, t, c, d, g, u) for kind, a, b, c, d, g, t, u in read if kind == 1),
+        key=lambda row: (row[1], row[4] or 0),
+    )
+    return NightRows(tuple(entries), tuple(rounds))
 
 
 def night_read(
