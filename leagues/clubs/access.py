@@ -8,14 +8,14 @@ member whose role lacks the power gets 403.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest
 
 from kaiser_league.middleware import SignInRequired
+from kaiser_league.query_memo import compiled_once
 from leagues.clubs.models import Club, Membership, Player
 from leagues.clubs.policy import Actor
 from leagues.clubs.roles import PERMISSIONS, VIEW, role_can
@@ -66,25 +66,40 @@ def membership_of(request: HttpRequest, club: Club) -> Membership | None:
     return Membership.objects.filter(club=club, user=request.user).first()
 
 
+def _clubs_query(slug: str, user_id: int | None = None) -> QuerySet[Club]:
+    clubs = Club.objects.filter(slug=slug)
+    if user_id is None:
+        return clubs
+    mine = Membership.objects.filter(club_id=OuterRef("pk"), user_id=user_id)
+    return clubs.annotate(
+        _membership_id=Subquery(mine.values("pk")[:1]),
+        _role=Subquery(mine.values("role")[:1]),
+    )
+
+
 def _club_and_membership(request: HttpRequest, slug: str) -> tuple[Club | None, Membership | None]:
     """The club `slug` and the signed-in user's membership of it, read in one query (the
-    membership's id and role as subqueries: each query costs its compilation per request)."""
-    clubs = Club.objects.filter(slug=slug)
+    membership's id and role as subqueries) compiled once per process: building and compiling
+    a query costs more than running it, on every page of the club."""
     user = request.user
-    if user.is_authenticated:
-        mine = Membership.objects.filter(club_id=OuterRef("pk"), user_id=user.pk)
-        clubs = clubs.annotate(
-            _membership_id=Subquery(mine.values("pk")[:1]),
-            _role=Subquery(mine.values("role")[:1]),
-        )
-    club = clubs.first()
-    if club is None or getattr(club, "_membership_id", None) is None:
+    if not user.is_authenticated:
+        statement = compiled_once("club_by_slug", _clubs_query, slug=("a", "b"))
+        found = statement.rows(slug=slug)
+        return (found[0] if found else None), None
+    statement = compiled_once(
+        "club_by_slug_for_user", _clubs_query, slug=("a", "b"), user_id=(1, 2)
+    )
+    found = statement.rows(slug=slug, user_id=user.pk)
+    if not found:
+        return None, None
+    club = found[0]
+    if club._membership_id is None:
         return club, None
     membership = Membership(
-        pk=club._membership_id,  # type: ignore[attr-defined]
+        pk=club._membership_id,
         club=club,
-        user=cast(User, user),
-        role=club._role,  # type: ignore[attr-defined]
+        user=user,
+        role=club._role,
     )
     return club, membership
 
