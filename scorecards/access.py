@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
 from django.http import Http404, HttpRequest
 
+from kaiser_league.query_memo import compiled_once
 from leagues.clubs.models import Membership
 from leagues.clubs.policy import Actor, Decision, may
 from leagues.clubs.policy.games import GameFacts, GameNow, has_power
@@ -19,7 +20,6 @@ from leagues.clubs.roles import HAND_CORRECT, HAND_ENTER, VIEW
 from scorecards.game_state import game_facts
 from scorecards.hooks import place_annotations
 from scorecards.models import Game, Seat, SeatClaim
-from scorecards.query_memo import compiled_once
 from scorecards.services.state import games_locked
 
 SESSION_TABLE_TOKENS = "table_tokens"  # {str(game_id): token} of table links this browser opened

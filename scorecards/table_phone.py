@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from kaiser_league.inputs import number_or_none
+from kaiser_league.query_memo import compiled_once
 from scorecards.access import SESSION_TABLE_TOKENS
 from scorecards.models import Game, Hand, Seat, SeatClaim
-from scorecards.query_memo import compiled_once
 from scorecards.selectors import game_corrected_numbers, seat_names
 from scorecards.services import (
     seat_claim,

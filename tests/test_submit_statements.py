@@ -1,7 +1,7 @@
-"""Statements compiled once per process (`scorecards.query_memo.compiled_once`): what they read is
-what the ORM reads, row for row and value for value, every time they run (a write between two
-runs shows on the next one: only the SQL is kept, never a row), and a query whose SQL would
-change with a value is refused rather than kept."""
+"""Statements compiled once per process (`kaiser_league.query_memo.compiled_once`): what they
+read is what the ORM reads, row for row and value for value, every time they run (a write
+between two runs shows on the next one: only the SQL is kept, never a row), and a query whose
+SQL would change with a value is refused rather than kept."""
 
 from __future__ import annotations
 
@@ -17,12 +17,13 @@ from django.http import Http404
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
+from kaiser_league import query_memo
+from kaiser_league.query_memo import compiled_once, row_insert, row_update
 from leagues.clubs.models import Membership, Role, Season
 from leagues.tournaments.services import entry_register, round_draw, tournament_create
-from scorecards import poll, query_memo
+from scorecards import poll
 from scorecards.access import SESSION_TABLE_TOKENS, Locking, _games_query, game_for_member
 from scorecards.models import Game, Hand, HandAction, HandVersion, Seat, SeatClaim, SpentKey
-from scorecards.query_memo import compiled_once, row_insert, row_update
 from scorecards.rules import HandInput
 from scorecards.services import game_start, game_token_issue, hand_record
 from scorecards.services.state import hands_so_far

@@ -24,9 +24,9 @@ from django.core.cache import cache
 from django.db.models import Model
 from django.utils.safestring import SafeString, mark_safe
 
+from kaiser_league.query_memo import compiled_once
 from leagues.standings.models import PartnershipStanding, PlayerStanding
 from leagues.standings.table_cache import TABLE_SECONDS
-from scorecards.query_memo import compiled_once
 
 CONTENT = "leagues/_standings_content.html"
 # Bump when the content's markup (the template, the tables' columns) changes in a way a shared

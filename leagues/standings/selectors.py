@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from kaiser_league.collation import name_key
+from kaiser_league.query_memo import compiled_once
 from leagues.clubs.models import Club, PlayerMerge, Season
 from leagues.clubs.selectors import club_seasons
 from leagues.standings.models import (
@@ -20,7 +21,6 @@ from leagues.standings.models import (
     RebuildKind,
 )
 from scorecards.models import Game, GameStatus
-from scorecards.query_memo import compiled_once
 from scorecards.selectors import games_by_day, games_of_player, games_where
 
 

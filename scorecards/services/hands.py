@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from kaiser_league.query_memo import row_insert
 from leagues.clubs.models import Club, Player, Season, name_key
 from leagues.clubs.roles import HAND_CORRECT, HAND_ENTER, HAND_UNDO
 from scorecards.game_state import game_facts, game_now_of
@@ -29,7 +30,6 @@ from scorecards.models import (
     SpentKey,
     hand_input,
 )
-from scorecards.query_memo import row_insert
 from scorecards.rules import (
     GameScore,
     HandError,

@@ -14,6 +14,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from kaiser_league.query_memo import built_once, compiled_once, row_insert, row_update
 from leagues.clubs.models import Membership
 from leagues.clubs.policy import Actor, Decision, may
 from leagues.clubs.policy.games import GameFacts, state_decide
@@ -29,7 +30,6 @@ from scorecards.models import (
     SpentKey,
 )
 from scorecards.poll import version_publish
-from scorecards.query_memo import built_once, compiled_once, row_insert, row_update
 from scorecards.rules import (
     GameScore,
     HandInput,
