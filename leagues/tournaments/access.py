@@ -6,10 +6,12 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest
 
 from kaiser_league.middleware import SignInRequired
-from leagues.clubs.access import club_actor, membership_of
+from kaiser_league.query_memo import compiled_once
+from leagues.clubs.access import club_actor
 from leagues.clubs.models import Membership
 from leagues.clubs.policy import Actor, Decision, may
 from leagues.clubs.policy.nights import EntryFacts, NightFacts, RoundFacts, facts_accept
@@ -44,17 +46,36 @@ def tournament_for_member(
     tournaments, PermissionDenied for members without the power."""
     if not request.user.is_authenticated:
         raise SignInRequired
-    tournament = (
-        Tournament.objects.select_related("club", "season").filter(pk=tournament_id).first()
+    # The night with its club and season, and the member's role, in one query compiled once
+    # per process (the projector asks it of every screen every few seconds).
+    statement = compiled_once(
+        "tournament_for_member", _tournaments_query, tournament_id=(1, 2), user_id=(1, 2)
     )
-    if tournament is None:
+    found = statement.rows(tournament_id=tournament_id, user_id=request.user.pk)
+    tournament = found[0] if found else None
+    if tournament is None or tournament._membership_id is None:
         raise Http404("No such tournament")
-    membership = membership_of(request, tournament.club)
-    if membership is None:
-        raise Http404("No such tournament")
+    membership = Membership(
+        pk=tournament._membership_id,
+        club=tournament.club,
+        user=request.user,
+        role=tournament._role,
+    )
     if not role_can(membership.role, action):
         raise PermissionDenied
     return TournamentAccess(tournament, membership)
+
+
+def _tournaments_query(tournament_id: int, user_id: int) -> QuerySet[Tournament]:
+    mine = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=user_id)
+    return (
+        Tournament.objects.select_related("club", "season")
+        .filter(pk=tournament_id)
+        .annotate(
+            _membership_id=Subquery(mine.values("pk")[:1]),
+            _role=Subquery(mine.values("role")[:1]),
+        )
+    )
 
 
 def night_decide(
