@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest
 
 from kaiser_league.query_memo import compiled_once
@@ -179,10 +179,7 @@ def _game_with_membership(
         raise Game.DoesNotExist
     game = found[0]
     if seats:
-        prefetch_related_objects(
-            [game],
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat")),
-        )
+        _seats_keep(game)
     if lock is not None:
         game._key_asked = lock.key
     member_role = getattr(game, "_by_role" if lock is not None else "_role", None)
@@ -199,6 +196,25 @@ def _id_in_range(game_id: int) -> bool:
 def _place_shape() -> tuple[tuple[str, str], ...]:
     """What the table context adds to a game's query, as a key (registered once, at start)."""
     return tuple((name, repr(value)) for name, value in place_annotations().items())
+
+
+def _seats_query(game_id: int) -> QuerySet[Seat]:
+    return Seat.objects.filter(game_id=game_id).select_related("player").order_by("seat")
+
+
+def _seats_keep(game: Game) -> None:
+    """Keep the game's seats with their players for `game.seats.all()`, as
+    `prefetch_related("seats")` keeps them, read by a statement compiled once per process."""
+    seats = compiled_once("game_seats", _seats_query, game_id=(1, 2)).rows(game_id=game.pk)
+    to_game = Seat._meta.get_field("game")
+    for seat in seats:
+        to_game.set_cached_value(seat, game)
+    kept = game.seats.get_queryset()  # the manager's own filter, should anyone refine it
+    kept._result_cache = seats
+    kept._prefetch_done = True  # type: ignore[attr-defined]
+    if not hasattr(game, "_prefetched_objects_cache"):
+        game._prefetched_objects_cache = {}  # type: ignore[attr-defined]
+    game._prefetched_objects_cache["seats"] = kept  # type: ignore[attr-defined]
 
 
 def game_for_member(
