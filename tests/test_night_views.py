@@ -98,7 +98,8 @@ def test_projector_queries_do_not_grow(as_alice, club, show, django_assert_max_n
     with django_assert_max_num_queries(len(few.captured_queries)):
         response = as_alice.get(reverse("tournament_projector", args=[big.pk]), {"show": show})
     assert response.status_code == 200
-    assert len(few.captured_queries) <= 11  # session, user, night, membership; night_read: 7
+    # session, user, the night with the member's role; the night's rows; its games, seats, hands
+    assert len(few.captured_queries) <= 7
 
 
 # --- Console --------------------------------------------------------------------------------
