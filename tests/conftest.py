@@ -74,6 +74,19 @@ def club(alice, bob) -> Club:
 
 
 @pytest.fixture
+def ex_member(club, charlie):
+    """charlie was a member of the club and was removed."""
+    Membership.objects.create(club=club, user=charlie, role=Role.MEMBER).delete()
+    return charlie
+
+
+@pytest.fixture
+def users(alice, bob, charlie, ex_member) -> dict:
+    """Each identity a club page is tried with, by name (None: signed out)."""
+    return {"alice": alice, "bob": bob, "charlie": charlie, "ex_member": ex_member, None: None}
+
+
+@pytest.fixture
 def players(club) -> list[Player]:
     return [Player.objects.create(club=club, name=n) for n in ["Ann", "Cat", "Bob", "Dan"]]
 

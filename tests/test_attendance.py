@@ -17,8 +17,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from leagues.clubs.models import MAX_MIN_NIGHTS, Membership, Season
-from leagues.clubs.roles import Role
+from leagues.clubs.models import MAX_MIN_NIGHTS, Season
 from leagues.standings import rebuild
 from leagues.standings.attendance import is_regular, ranked_split
 from leagues.standings.views import apart_heading
@@ -40,13 +39,6 @@ LEAD = trump(0, 7, (7, 1), 0, 1)
 NIGHTS = [("Ann", "Bob", "Cat", "Dan"), ("Ann", "Bob", "Cat", "Eve"), ("Ann", "Bob", "Cat", "Fay")]
 REGULARS = ["Ann", "Bob", "Cat"]
 GUESTS = ["Dan", "Eve", "Fay"]
-
-
-@pytest.fixture
-def ex_member(club, charlie):
-    """charlie was a member of the club and was removed."""
-    Membership.objects.create(club=club, user=charlie, role=Role.MEMBER).delete()
-    return charlie
 
 
 @pytest.fixture

@@ -13,9 +13,8 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues.clubs.models import Club, Membership, Season
+from leagues.clubs.models import Club, Season
 from leagues.clubs.player_services import player_rename
-from leagues.clubs.roles import Role
 from leagues.seasons import season_close, season_update
 from leagues.standings import rebuild
 from leagues.standings.models import PlayerStanding, StandingsSnapshot
@@ -25,17 +24,6 @@ from tests.leagues_helpers import GAME_1, play
 pytestmark = pytest.mark.django_db
 
 IDENTITIES = ["alice", "bob", "charlie", "ex_member", None]
-
-
-@pytest.fixture
-def ex_member(club, charlie):
-    Membership.objects.create(club=club, user=charlie, role=Role.MEMBER).delete()
-    return charlie
-
-
-@pytest.fixture
-def users(alice, bob, charlie, ex_member) -> dict:
-    return {"alice": alice, "bob": bob, "charlie": charlie, "ex_member": ex_member, None: None}
 
 
 @pytest.fixture

@@ -12,8 +12,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from leagues.clubs.embed import embed_origins, embed_sites_clean, origin_clean
-from leagues.clubs.models import Club, Membership, Season
-from leagues.clubs.roles import Role
+from leagues.clubs.models import Club, Season
 from leagues.standings import rebuild
 from tests.conftest import client_for
 from tests.leagues_helpers import two_games
@@ -22,18 +21,6 @@ pytestmark = pytest.mark.django_db
 
 SITES = "https://club.example.org\nhttp://localhost:8080"
 IDENTITIES = ["alice", "bob", "charlie", "ex_member", None]
-
-
-@pytest.fixture
-def ex_member(club, charlie):
-    """charlie was a member of the club and was removed."""
-    Membership.objects.create(club=club, user=charlie, role=Role.MEMBER).delete()
-    return charlie
-
-
-@pytest.fixture
-def users(alice, bob, charlie, ex_member) -> dict:
-    return {"alice": alice, "bob": bob, "charlie": charlie, "ex_member": ex_member, None: None}
 
 
 @pytest.fixture
