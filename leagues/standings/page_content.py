@@ -26,9 +26,12 @@ from django.utils.safestring import SafeString, mark_safe
 
 from kaiser_league.query_memo import compiled_once
 from leagues.standings.models import PartnershipStanding, PlayerStanding
-from leagues.standings.table_cache import TABLE_SECONDS
 
 CONTENT = "leagues/_standings_content.html"
+# The key holds the "updated … ago" text, which changes every second, then every minute: a
+# kept content is soon asked no more. Fifteen minutes bound what a busy night leaves in the
+# cache (a content a second of page views at most), where the tables' six hours would not.
+CONTENT_SECONDS = 15 * 60
 # Bump when the content's markup (the template, the tables' columns) changes in a way a shared
 # cache outliving a deploy should not show; the package version covers django-tables2's own.
 MARKUP = 1
@@ -96,5 +99,5 @@ def content_html(key: str, draw: Callable[[], str]) -> SafeString:
     html = cache.get(key)
     if html is None:
         html = draw()
-        cache.set(key, html, TABLE_SECONDS)
+        cache.set(key, html, CONTENT_SECONDS)
     return mark_safe(html)  # drawn by our templates, which escape what they show
