@@ -59,3 +59,31 @@ def assert_seen_as_the_sheet(answers: dict[str, HttpResponse]) -> None:
     statuses = {who: answer.status_code for who, answer in answers.items()}
     for who, status in statuses.items():
         assert status in SHEET_VIEWERS[who], (who, statuses)
+
+
+def confirming_table(club, owner, member) -> tuple[Game, str, Any]:
+    """A 4-seat game (Ann, Cat, Eve, Dan) of a club that turned confirmation on through its
+    settings, started by `owner`: Ann is the player of a new member, dave, and Cat of
+    `member`. (The game, its table token, dave.)"""
+    from django.contrib.auth import get_user_model
+
+    from leagues.clubs.models import Player
+    from leagues.clubs.roles import Role
+    from leagues.clubs.services import club_settings_update
+    from scorecards.rules import rules_build
+    from scorecards.services import game_start
+
+    club_settings_update(
+        club=club, name=club.name, standings_public=False, hands_need_confirmation=True
+    )
+    dave = get_user_model().objects.create_user("dave", password="correct-horse-battery")
+    Membership.objects.create(club=club, user=dave, role=Role.MEMBER)
+    seats = [Player.objects.create(club=club, name=n) for n in ["Ann", "Cat", "Eve", "Dan"]]
+    seats[0].user = dave
+    seats[0].save()
+    seats[1].user = member
+    seats[1].save()
+    game = game_start(
+        seats=seats, rules=rules_build({"preset": "standard"}), club=club, created_by=owner
+    )
+    return game, game_token_issue(game=game), dave

@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from leagues.clubs.models import Membership, Player, Season
+from leagues.clubs.models import Membership, Season
 from leagues.clubs.roles import Role
 from leagues.clubs.services import club_settings_update
 from leagues.standings import rebuild
@@ -29,9 +29,8 @@ from leagues.standings.derived import counted_games_qs
 from leagues.standings.models import PlayerStanding
 from scorecards import sheet_cache
 from scorecards.models import Game, Hand
-from scorecards.rules import rules_build
-from scorecards.services import game_start, game_token_issue
 from tests.conftest import client_for
+from tests.game_viewers import confirming_table
 from tests.leagues_helpers import GAME_1, GAME_2, play
 
 pytestmark = pytest.mark.django_db
@@ -65,22 +64,9 @@ def _user(name: str):
 def table(club, alice, bob):
     """A 4-seat game of a club that turned confirmation on through its settings, with every
     identity of the table: {name: Client or None}, and the game."""
-    club_settings_update(
-        club=club, name=club.name, standings_public=False, hands_need_confirmation=True
-    )
-    dave, erin = _user("dave"), _user("erin")
-    for user in (dave, erin):
-        Membership.objects.create(club=club, user=user, role=Role.MEMBER)
-    names = ["Ann", "Cat", "Eve", "Dan"]
-    seats = [Player.objects.create(club=club, name=name) for name in names]
-    seats[ANN].user = dave
-    seats[ANN].save()
-    seats[CAT].user = bob
-    seats[CAT].save()
-    game = game_start(
-        seats=seats, rules=rules_build({"preset": "standard"}), club=club, created_by=alice
-    )
-    token = game_token_issue(game=game)
+    game, token, dave = confirming_table(club, alice, bob)
+    erin = _user("erin")
+    Membership.objects.create(club=club, user=erin, role=Role.MEMBER)
 
     def phone(seat: int | None) -> Client:
         client = Client()

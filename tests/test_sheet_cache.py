@@ -20,20 +20,20 @@ from django.utils import timezone
 
 from leagues.clubs.models import Membership, Player
 from leagues.clubs.player_services import player_rename
-from leagues.clubs.roles import PLAYERS_MANAGE, Role
+from leagues.clubs.roles import PLAYERS_MANAGE
 from leagues.clubs.services import club_settings_update
 from scorecards import sheet_cache
 from scorecards.models import Game, Hand
 from scorecards.rules import HandInput, rules_build
 from scorecards.services import (
     game_start,
-    game_token_issue,
     hand_confirm,
     hand_correct,
     hand_record,
     hand_undo,
 )
 from tests.conftest import client_for
+from tests.game_viewers import confirming_table
 
 pytestmark = pytest.mark.django_db
 
@@ -62,20 +62,7 @@ def _no_sheet_kept() -> None:
 def table(club, alice, bob):
     """A 4-seat game of a club that asks each hand to be confirmed, two hands in (entered by
     the owner, seated nowhere), and the people around it: {name: Client}."""
-    club_settings_update(
-        club=club, name=club.name, standings_public=False, hands_need_confirmation=True
-    )
-    dave = get_user_model().objects.create_user("dave", password="correct-horse-battery")
-    Membership.objects.create(club=club, user=dave, role=Role.MEMBER)
-    seats = [Player.objects.create(club=club, name=n) for n in ["Ann", "Cat", "Eve", "Dan"]]
-    seats[ANN].user = dave
-    seats[ANN].save()
-    seats[CAT].user = bob
-    seats[CAT].save()
-    game = game_start(
-        seats=seats, rules=rules_build({"preset": "standard"}), club=club, created_by=alice
-    )
-    token = game_token_issue(game=game)
+    game, token, dave = confirming_table(club, alice, bob)
     hand_record(game=game, hand=MADE, entered_by=alice, entered_by_name="alice")
     hand_record(game=game, hand=SET, entered_by=alice, entered_by_name="alice")
 
