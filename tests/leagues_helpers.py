@@ -75,3 +75,30 @@ def two_games(club, season, by_name):
     first = play(club, season, [ann, cat, bob, dan], GAME_1)
     second = play(club, season, [ann, bob, cat, dan], GAME_2)
     return first, second
+
+
+def night_held(club, season, names, day, hands: int = 1, name: str = "") -> None:
+    """A club night of `season` on `day` (a date), one round whose every table plays `hands`
+    hands the bidder makes, then finished; the standings are not rebuilt here."""
+    from leagues.tournaments.services import (
+        entry_register,
+        round_draw,
+        tournament_create,
+        tournament_finish,
+    )
+
+    night = tournament_create(
+        club=club,
+        name=name or f"Night of {day}",
+        date=day,
+        rounds=1,
+        hands_per_round=hands,
+        extra_hand_on_tie=False,
+        season=season,
+    )
+    for player in names:
+        entry_register(tournament=night, player=player, checked_in=True)
+    for table in round_draw(tournament=night).tables:
+        for _hand in range(hands):
+            hand_record(game=table.game, hand=trump(0, 7, (7, 1), 0, 1))
+    tournament_finish(tournament=night)

@@ -21,20 +21,12 @@ from leagues.clubs.models import MAX_MIN_NIGHTS, Season
 from leagues.standings import rebuild
 from leagues.standings.attendance import is_regular, ranked_split
 from leagues.standings.views import apart_heading
-from leagues.tournaments.services import (
-    entry_register,
-    round_draw,
-    tournament_create,
-    tournament_finish,
-)
-from scorecards.services import hand_record
 from tests.conftest import client_for
-from tests.leagues_helpers import trump
+from tests.leagues_helpers import night_held
 from tests.test_exports_readback import page_rows
 
 pytestmark = pytest.mark.django_db
 
-LEAD = trump(0, 7, (7, 1), 0, 1)
 # Three nights: Ann, Bob and Cat play every one; Dan, Eve and Fay one each.
 NIGHTS = [("Ann", "Bob", "Cat", "Dan"), ("Ann", "Bob", "Cat", "Eve"), ("Ann", "Bob", "Cat", "Fay")]
 REGULARS = ["Ann", "Bob", "Cat"]
@@ -46,21 +38,8 @@ def season(club) -> Season:
     """A season of three club nights, one table of one round each, every table played out."""
     season = Season.objects.create(club=club, name="2026", starts_on=datetime.date(2026, 9, 1))
     for number, names in enumerate(NIGHTS):
-        night = tournament_create(
-            club=club,
-            name=f"Night {number + 1}",
-            date=datetime.date(2026, 10, 2 + 7 * number),
-            rounds=1,
-            hands_per_round=2,
-            extra_hand_on_tie=False,
-            season=season,
-        )
-        for name in names:
-            entry_register(tournament=night, player=name, checked_in=True)
-        for table in round_draw(tournament=night).tables:
-            for _hand in range(2):
-                hand_record(game=table.game, hand=LEAD)
-        tournament_finish(tournament=night)
+        day = datetime.date(2026, 10, 2 + 7 * number)
+        night_held(club, season, names, day, hands=2, name=f"Night {number + 1}")
     rebuild.standings_rebuild(season_id=season.pk)
     return season
 

@@ -18,15 +18,8 @@ from leagues.clubs.player_services import player_rename
 from leagues.seasons import season_close, season_update
 from leagues.standings import rebuild
 from leagues.standings.models import PlayerStanding, StandingsSnapshot
-from leagues.tournaments.services import (
-    entry_register,
-    round_draw,
-    tournament_create,
-    tournament_finish,
-)
-from scorecards.services import hand_record
 from tests.conftest import client_for
-from tests.leagues_helpers import GAME_1, play, trump
+from tests.leagues_helpers import GAME_1, night_held, play
 
 pytestmark = pytest.mark.django_db
 
@@ -158,27 +151,11 @@ def test_the_second_load_draws_nothing(alice, club, season, monkeypatch) -> None
     assert len(drawn) == 2
 
 
-def _night_held(club: Club, season: Season, names: tuple[str, ...], day: int) -> None:
-    night = tournament_create(
-        club=club,
-        name=f"Night {day}",
-        date=datetime.date(2026, 10, day),
-        rounds=1,
-        hands_per_round=1,
-        extra_hand_on_tie=False,
-        season=season,
-    )
-    for name in names:
-        entry_register(tournament=night, player=name, checked_in=True)
-    for table in round_draw(tournament=night).tables:
-        hand_record(game=table.game, hand=trump(0, 7, (7, 1), 0, 1))
-    tournament_finish(tournament=night)
-    rebuild.standings_rebuild(season_id=season.pk)
-
-
 def test_a_night_held_shows_in_the_attendance_on_the_next_load(alice, club, season) -> None:
     names = ("Ann", "Bob", "Cat", "Dan")
-    _night_held(club, season, names, 2)
+    night_held(club, season, names, datetime.date(2026, 10, 2))
+    rebuild.standings_rebuild(season_id=season.pk)
     assert "1 club night so far this season" in _page(alice, club)[1]
-    _night_held(club, season, names, 9)
+    night_held(club, season, names, datetime.date(2026, 10, 9))
+    rebuild.standings_rebuild(season_id=season.pk)
     assert "2 club nights so far this season" in _page(alice, club)[1]
