@@ -11,6 +11,7 @@ the same one."""
 
 from __future__ import annotations
 
+import datetime
 import uuid
 from collections.abc import Callable, Hashable, Sequence
 from threading import Lock
@@ -69,7 +70,10 @@ class Statement:
         self.using = compiler.using
         fields = [column[0] for column in compiler.select[: compiler.col_count]]
         self.converters = tuple(compiler.get_converters(fields).items())
-        self.row = _Row(compiler) if compiler.klass_info is not None else None
+        # Read when model rows are first asked for: a statement of values whose columns and
+        # annotations interleave has none to read.
+        self._compiler = compiler if compiler.klass_info is not None else None
+        self._row: _Row | None = None
 
     def values(self, **values: Any) -> list[tuple[Any, ...]]:
         """The rows as tuples of the selected columns, converted as Django converts them."""
@@ -97,8 +101,10 @@ class Statement:
 
     def rows(self, **values: Any) -> list[Any]:
         """The model rows, with their related rows (`select_related`) and annotations."""
-        shape = self.row
-        assert shape is not None, "a statement of values has no model rows"
+        if self._row is None:
+            assert self._compiler is not None, "a statement of values has no model rows"
+            self._row = _Row(self._compiler)
+        shape = self._row
         found = []
         for row in self.values(**values):
             obj = shape.model.from_db(self.using, shape.init_list, row[shape.start : shape.end])
@@ -119,6 +125,13 @@ def _written_as(sample: Any, written: Any) -> Callable[[Any], Any]:
         return lambda value: value
     if isinstance(sample, uuid.UUID) and written == sample.hex:
         return lambda value: value.hex
+    if isinstance(sample, datetime.datetime):
+        from django.db import DEFAULT_DB_ALIAS, connections
+
+        # A time as the database's adapter writes it (SQLite: text in UTC).
+        adapt = connections[DEFAULT_DB_ALIAS].ops.adapt_datetimefield_value
+        if written == adapt(sample):
+            return adapt
     raise ValueError(f"a slot written as {written!r} for {sample!r}")
 
 
