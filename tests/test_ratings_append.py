@@ -117,6 +117,6 @@ def test_adding_a_game_costs_the_same_queries_whatever_the_season(
             _finished(club, season, players, GAME_1 if size % 2 else GAME_2)
         rebuild.ratings_rebuild(club_id=club.pk)
         game = _finished(club, season, players, GAME_2)
-        with django_assert_max_num_queries(16):
+        with django_assert_max_num_queries(14):
             assert ratings.ratings_append(club.pk, game.pk) is not None
         assert stored_ratings(club) == rebuilt_ratings(club)

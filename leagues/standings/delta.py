@@ -24,15 +24,14 @@ nothing left to write.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from functools import reduce
-from operator import or_
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
-from django.db.models import F, Q
+from django.db import DEFAULT_DB_ALIAS, connection, transaction
+from django.db.models import Exists, F, Q, QuerySet
 from django.utils import timezone
 
+from kaiser_league.query_memo import row_update
 from leagues.clubs.models import Player, Season
 from leagues.standings.derived import COUNTERS, PLAYER_ONLY, LeftOut
 from leagues.standings.models import (
@@ -43,8 +42,16 @@ from leagues.standings.models import (
     RebuildKind,
     StandingsSnapshot,
 )
-from leagues.standings.nights import NIGHT_FIGURES, season_nights
+from leagues.standings.nights import NIGHT_FIGURES, SeasonNight, season_nights
 from leagues.standings.runs import line_runs
+from leagues.standings.statements import (
+    TIMES,
+    counted_shape,
+    ids_rows,
+    one_rows,
+    rows_add,
+    rows_set,
+)
 from leagues.standings.summaries import (
     summaries_now,
     summaries_store,
@@ -52,6 +59,7 @@ from leagues.standings.summaries import (
     summary_counts,
     summary_readable,
 )
+from scorecards.hooks import ANNOTATION_PREFIX, place_annotations
 from scorecards.models import GameStatus
 from scorecards.selectors import games_where
 
@@ -65,24 +73,58 @@ _LINE = ("streak", "last_game")
 _MERGE_MOST = 100
 
 
+def _season(season_id: int) -> QuerySet[Season]:
+    return Season.objects.filter(pk=season_id).only("pk", "club_id").order_by()[:1]
+
+
+def season_of(season_id: int) -> Season | None:
+    """Season `season_id` (its id and club alone), or None when it is gone."""
+    found = one_rows("season_of", _season, values=False, season_id=(season_id, (1, 2)))
+    return found[0] if found else None
+
+
+def _snapshot_locked(season_id: int) -> QuerySet[StandingsSnapshot]:
+    """The season's snapshot, locked, with its season's club and whether a failure of its
+    standings is on record."""
+    failed = RebuildFailure.objects.filter(kind=RebuildKind.STANDINGS, season_id=season_id)
+    snapshots = StandingsSnapshot.objects.select_for_update(of=("self",))
+    snapshots = snapshots.filter(season_id=season_id)
+    return snapshots.annotate(_failed=Exists(failed), _club=F("season__club_id"))
+
+
+def _snapshot_touch(season_id: int) -> bool:
+    """Write the season's snapshot unchanged (a write first: on SQLite it takes the
+    database's write lock, on PostgreSQL the row's); whether it has one."""
+    table = connection.ops.quote_name(StandingsSnapshot._meta.db_table)
+    games, season = (connection.ops.quote_name(name) for name in ("games", "season_id"))
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET {games} = {games} WHERE {season} = %s", [season_id])
+        return cursor.rowcount > 0
+
+
 def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapshot | None:
     """Apply to the standings of season `season_id` the change of games `game_ids` alone (see
     the module docstring). Returns the snapshot, or None, having written nothing, when the
-    update cannot be made this way (the caller then rebuilds from nothing). A few queries per
-    game, whatever the size of the season."""
+    update cannot be made this way (the caller then rebuilds from nothing). A few statements
+    per game (compiled once: `statements`), whatever the size of the season."""
     ids = sorted(set(game_ids))
     started = timezone.now()
-    season = Season.objects.filter(pk=season_id).only("pk", "club_id").first()
-    if season is None or not ids:
+    if not ids:
         return None
     with transaction.atomic():
         # A write first: on SQLite the transaction takes the database's write lock here, so
-        # this update and any other writer of the season's rows never interleave.
-        if not StandingsSnapshot.objects.filter(season=season).update(games=F("games")):
+        # this update and any other writer of the season's rows never interleave. (A season
+        # gone has no snapshot.)
+        if not _snapshot_touch(season_id):
             return None
-        snapshot = StandingsSnapshot.objects.select_for_update().get(season=season)
-        if RebuildFailure.objects.filter(kind=RebuildKind.STANDINGS, season=season).exists():
+        found = one_rows(
+            "standings_snapshot", _snapshot_locked, values=False, season_id=(season_id, (1, 2))
+        )
+        snapshot = found[0] if found else None
+        if snapshot is None or snapshot._failed:
             return None
+        # The season as `season_of` reads it (its id and club), read with its snapshot.
+        season = Season.from_db(DEFAULT_DB_ALIAS, ["id", "club_id"], [season_id, snapshot._club])
         # The season's other games changed since its rows were last whole are applied too:
         # the updates queued by a round's tables merge into the first to run, and the later
         # ones find their game already counted.
@@ -99,8 +141,8 @@ def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapsh
         counted = {pk for pk, summary in now.items() if stored.get(pk) == summary}
         old = {pk: s for pk, s in stored.items() if summary_counts(s) and pk not in counted}
         new = {pk: s for pk, s in now.items() if summary_counts(s) and pk not in counted}
-        seated = {p for s in (*old.values(), *new.values()) for p in s["players"] if p}
-        live = set(Player.objects.filter(pk__in=seated).values_list("pk", flat=True))
+        seated = sorted({p for s in (*old.values(), *new.values()) for p in s["players"] if p})
+        live = {row[0] for row in ids_rows("delta_live", _players, seated)}
         players: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(_SUMS, 0))
         pairs: dict[tuple[int, int], dict[str, int]] = defaultdict(
             lambda: dict.fromkeys(_PAIR_SUMS, 0)
@@ -110,11 +152,14 @@ def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapsh
                 _contribution(summary, sign, live, players, pairs)
         # The summaries now are what the rows will count (the module's rule).
         summaries_store(fresh)
-        GameSummary.objects.filter(game_id__in=[pk for pk in ids if pk not in now]).delete()
+        gone = [pk for pk in ids if pk not in now]
+        if gone:
+            GameSummary.objects.filter(game_id__in=gone).delete()
         _rows_apply(PlayerStanding, season, players, _SUMS, (old, new))
         _rows_apply(PartnershipStanding, season, pairs, _PAIR_SUMS, (old, new))
-        if _night_games(season, ids):
-            _nights_count_again(season)
+        nights = _nights_of(season, ids)
+        if nights is not None:
+            _nights_count_again(season, nights)
         snapshot.games += len(new) - len(old)
         snapshot.hands += sum(s["hands"] for s in new.values()) - sum(
             s["hands"] for s in old.values()
@@ -123,8 +168,12 @@ def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapsh
             # Nothing else of the season changed since the rows were last whole: they are
             # whole as of now (else the games still queued, or the reconciliation, catch up).
             snapshot.computed_at = started
-        snapshot.save(update_fields=["games", "hands", "computed_at"])
+        row_update(snapshot, ("games", "hands", "computed_at"))
     return snapshot
+
+
+def _players(ids: list[int]) -> QuerySet[Any]:
+    return Player.objects.filter(pk__in=ids).order_by().values_list("pk")
 
 
 def _contribution(
@@ -166,6 +215,16 @@ def _derived(row: dict[str, Any]) -> None:
     row["avg_points"] = round(row["points_for"] / hands, 2) if hands else 0.0
 
 
+def _rows_of(model: Any, ids: list[int], season_id: int) -> QuerySet[Any]:
+    """The season's rows of `model` of players `ids` (a partnership's: both of them among
+    `ids`), as (id, key, line, sums)."""
+    found = model.objects.filter(season_id=season_id).order_by()
+    if model is PartnershipStanding:
+        found = found.filter(first_id__in=ids, second_id__in=ids)
+        return found.values_list("pk", "first_id", "second_id", *_LINE, *_PAIR_SUMS)
+    return found.filter(player_id__in=ids).values_list("pk", "player_id", *_LINE, *_SUMS)
+
+
 def _rows_apply(
     model: Any,  # PlayerStanding or PartnershipStanding
     season: Season,
@@ -176,26 +235,28 @@ def _rows_apply(
     """Add `deltas` ({key: sums}) to the season's rows of `model` (a player's key is its id, a
     partnership's its two ids), their streaks and latest games following `changes` (the
     summaries taken off and added: `runs.line_runs`); a row left with no game goes, a key
-    without a row gets one. One statement per row written: a few rows, never the season's."""
+    without a row gets one. A few statements: a few rows, never the season's."""
     if not deltas:
         return
     pairs = model is PartnershipStanding
-    found = model.objects.filter(season=season)
+    members = sorted({p for key in deltas for p in ((key,) if not pairs else key)})
+    read = ids_rows(
+        ("delta_rows", model),
+        lambda ids, season_id: _rows_of(model, ids, season_id),
+        members,
+        season_id=(season.pk, (1, 2)),
+    )
     if pairs:
-        # The pairs themselves, not every pair of their first players (dozens each).
-        found = found.filter(
-            reduce(or_, (Q(first_id=first, second_id=second) for first, second in deltas))
-        )
-        values = found.values_list("pk", "first_id", "second_id", *_LINE, *sums)
-        rows = {(row[1], row[2]): (row[0], row[3:5], row[5:]) for row in values}
+        rows = {(row[1], row[2]): (row[0], row[3:5], row[5:]) for row in read}
     else:
-        found = found.filter(player_id__in=list(deltas))
-        values = found.values_list("pk", "player_id", *_LINE, *sums)
-        rows = {row[1]: (row[0], row[2:4], row[4:]) for row in values}
+        rows = {row[1]: (row[0], row[2:4], row[4:]) for row in read}
+    rows = {key: row for key, row in rows.items() if key in deltas}
     prior = {key: line for key, (_pk, line, _sums) in rows.items()}
     lines = line_runs(season, prior, list(deltas), *changes)
     gone: list[int] = []
-    new = []
+    new: list[dict[str, Any]] = []
+    changed: list[tuple[Any, ...]] = []
+    names = (*sums, "win_pct", "avg_points", "streak", "last_played", "last_game")
     for key, delta in deltas.items():
         pk, _line, current = rows.get(key, (None, (), (0,) * len(sums)))
         figures: dict[str, Any] = {
@@ -208,26 +269,43 @@ def _rows_apply(
         _derived(figures)
         figures["streak"], figures["last_played"], figures["last_game"] = lines[key]
         if pk is not None:
-            model.objects.filter(pk=pk).update(**figures)
+            changed.append((pk, *(figures[name] for name in names)))
         elif pairs:
-            new.append(model(season=season, first_id=key[0], second_id=key[1], **figures))
+            new.append({"season_id": season.pk, "first_id": key[0], "second_id": key[1]})
         else:
-            new.append(model(season=season, player_id=key, **figures))
+            new.append({"season_id": season.pk, "player_id": key})
+        if pk is None:
+            new[-1].update(figures)
+    rows_set(model, names, changed)
     if gone:
         model.objects.filter(pk__in=gone).delete()
-    if new:
-        model.objects.bulk_create(new)
+    rows_add(model, new)
 
 
-def _night_games(season: Season, ids: list[int]) -> bool:
-    """Whether any of games `ids` is a table of a night (counted or not)."""
-    return any(set(night.games) & set(ids) for night in season_nights(season.pk))
+def _tables(ids: list[int]) -> QuerySet[Any]:
+    table = place_annotations()[_TABLE]
+    games = games_where(ids=ids).annotate(_table=table).filter(_table__isnull=False)
+    return games.order_by().values_list("pk")[:1]
 
 
-def _nights_count_again(season: Season) -> None:
-    """The nights figures of every player of the season, from the nights and the stored
-    summaries of their games (what the rows count), written where they changed."""
+_TABLE = f"{ANNOTATION_PREFIX}table"
+
+
+def _nights_of(season: Season, ids: list[int]) -> Sequence[SeasonNight] | None:
+    """The season's nights when any of games `ids` is a table of one (counted or not), else
+    None. A game that is no tournament table at all (the table context tells, in a statement
+    compiled once) is no night's: the nights are not read then."""
+    if _TABLE in place_annotations() and not ids_rows(
+        ("delta_tables", counted_shape()), _tables, ids
+    ):
+        return None
     nights = season_nights(season.pk)
+    return nights if any(set(night.games) & set(ids) for night in nights) else None
+
+
+def _nights_count_again(season: Season, nights: Sequence[SeasonNight]) -> None:
+    """The nights figures of every player of the season, from its `nights` and the stored
+    summaries of their games (what the rows count), written where they changed."""
     night_games = {game_id for night in nights for game_id in night.games}
     seated: dict[int, set[int]] = {}
     for game_id, players, side_counts in GameSummary.objects.filter(
@@ -252,19 +330,36 @@ def _nights_count_again(season: Season) -> None:
     PlayerStanding.objects.bulk_update(changed, list(NIGHT_FIGURES))
 
 
-def _waiting_games(season: Season, since: Any) -> list[int]:
-    """The games of the season changed since `since` in a way its standings see, when they are
-    few enough to apply in one update (none past _MERGE_MOST: those wait for their own)."""
+def _changed(season_id: int, since: Any) -> QuerySet[Any]:
+    """The games of the season changed since `since` (when its rows were last whole) in a way
+    its standings see: a finished game, or one they counted (it has a summary)."""
     matters = Q(status=GameStatus.FINISHED) | Q(standings_summary__isnull=False)
-    changed = games_where(season=season).filter(updated_at__gte=since).filter(matters)
-    ids = list(changed.values_list("pk", flat=True)[: _MERGE_MOST + 1])
-    return ids if len(ids) <= _MERGE_MOST else []
+    # A confirmation touches its game's updated_at too.
+    return games_where(season=season_id).filter(updated_at__gte=since).filter(matters)
+
+
+def _waiting_games(season: Season, since: Any) -> list[int]:
+    """The games of the season changed since `since` (`_changed`), when they are few enough
+    to apply in one update (none past _MERGE_MOST: those wait for their own)."""
+    found = one_rows(
+        "delta_waiting",
+        lambda season_id, since: _changed(season_id, since).values_list("pk")[: _MERGE_MOST + 1],
+        season_id=(season.pk, (1, 2)),
+        since=(since, TIMES),
+    )
+    return [row[0] for row in found] if len(found) <= _MERGE_MOST else []
 
 
 def _changed_since(season: Season, since: Any, handled: list[int]) -> bool:
-    """Whether a game of the season other than `handled` changed since `since` in a way its
-    standings see (a finished game, or one they counted: it has a summary)."""
-    matters = Q(status=GameStatus.FINISHED) | Q(standings_summary__isnull=False)
-    # A confirmation touches its game's updated_at too.
-    changed = games_where(season=season).filter(updated_at__gte=since).exclude(pk__in=handled)
-    return changed.filter(matters).exists()
+    """Whether a game of the season other than `handled` changed since `since` (`_changed`)."""
+    return bool(
+        ids_rows(
+            "delta_changed_since",
+            lambda ids, season_id, since: (
+                _changed(season_id, since).exclude(pk__in=ids).values_list("pk")[:1]
+            ),
+            handled,
+            season_id=(season.pk, (1, 2)),
+            since=(since, TIMES),
+        )
+    )

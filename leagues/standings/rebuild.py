@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Season
-from leagues.standings.delta import standings_update
+from leagues.standings.delta import season_of, standings_update
 from leagues.standings.derived import PLAYER_ONLY, LeftOut, standings_compute
 from leagues.standings.models import (
     PartnershipStanding,
@@ -114,7 +114,7 @@ def standings_rebuild(
     rebuild failed. A failure never raises (but a transient database error, for a retry): it
     is recorded as a RebuildFailure, and the season keeps its last good standings. Games the
     engine cannot score are left out and recorded the same way."""
-    season = Season.objects.filter(pk=season_id).only("pk", "club_id").first()
+    season = season_of(season_id)
     if season is None:
         return None
     if game_ids:
@@ -223,9 +223,8 @@ def ratings_rebuild(*, club_id: int, game_id: int | None = None) -> RatingSnapsh
     Idempotent (the same games give the same numbers). Returns the snapshot, or None if the
     club no longer exists, a newer rebuild already stored its result, or the rebuild failed
     (recorded as a RebuildFailure, as for standings_rebuild)."""
-    if not Club.objects.filter(pk=club_id).exists():
-        return None
 
+    # (A club gone has no snapshot to add a game to, and `ratings_write` finds it gone.)
     def rebuild(left_out: list[LeftOut]) -> RatingSnapshot | None:
         appended = ratings_append(club_id, game_id) if game_id is not None else None
         return appended or ratings_write(club_id, left_out)

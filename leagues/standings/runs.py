@@ -15,8 +15,11 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
+from django.db.models import QuerySet
+
 from leagues.clubs.models import Season
 from leagues.standings.derived import game_day_of, game_order, streak_after
+from leagues.standings.statements import ids_rows
 from leagues.standings.summaries import summaries_stored, summary_counts
 from scorecards.selectors import games_seated_ordered, games_where
 
@@ -54,9 +57,7 @@ def line_runs(
     wanted |= {line[1] for line in prior.values() if line[1] is not None}
     order = {
         pk: (game_day_of(played_on, finished_at), finished_at, pk)
-        for pk, played_on, finished_at in games_where(ids=sorted(wanted))
-        .order_by()
-        .values_list("pk", "played_on", "finished_at")
+        for pk, played_on, finished_at in ids_rows("runs_order", _order_of, sorted(wanted))
     }
     lines: dict[Any, Line] = {}
     for key in keys:
@@ -77,6 +78,10 @@ def line_runs(
     if walk:
         lines.update(_lines_walked(season, sorted(walk, key=repr)))
     return lines
+
+
+def _order_of(ids: list[int]) -> QuerySet[Any]:
+    return games_where(ids=ids).order_by().values_list("pk", "played_on", "finished_at")
 
 
 def _members(key: Any) -> tuple[int, ...]:

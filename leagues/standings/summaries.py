@@ -48,6 +48,7 @@ from leagues.standings.scoring import (
     games_scored_among,
     games_scored_fast,
 )
+from leagues.standings.statements import counted_shape, ids_rows
 from scorecards.models import Game
 from scorecards.rules import Pot, pot_account
 from scorecards.selectors import game_last_change, games_where
@@ -322,33 +323,49 @@ def counted_results(
     ]
 
 
+def summary_current(columns: Sequence[Any]) -> tuple[str, dict | None]:
+    """A game's version now and its stored summary (a dict) if of that version and readable
+    (else None), from the values of SUMMARY_COLUMNS read with it (`games_versioned`)."""
+    split = len(_VERSION_FIELDS)
+    version = game_version(*columns[:split])
+    stored = dict(zip(_SUMMARY_FIELDS, columns[split:], strict=True))
+    current = stored["version"] == version and summary_readable(stored)
+    return version, stored if current else None
+
+
+SUMMARY_COLUMNS = (*_VERSION_FIELDS, *(f"standings_summary__{name}" for name in _SUMMARY_FIELDS))
+
+
 def summaries_now(
     season: Season, ids: list[int], left_out: list[LeftOut]
 ) -> tuple[dict[int, dict], list[FreshSummary]]:
     """The summaries of those of games `ids` of `season` that count now (`counted_games_qs`),
     as dicts of their fields ({game id: summary}), and the ones computed again (not stored:
     the caller stores them with the rows they change). Games the engine raises on are noted
-    in `left_out` and left out. A few queries whatever the size of the season."""
-    rows = list(
-        games_versioned(counted_games_qs(season.club_id, season).filter(pk__in=ids)).values_list(
-            "pk", *_VERSION_FIELDS, *(f"standings_summary__{name}" for name in _SUMMARY_FIELDS)
-        )
+    in `left_out` and left out. A few queries (compiled once) whatever the season's size."""
+    rows = ids_rows(
+        ("summaries_now", counted_shape()),
+        lambda ids, club, season: games_versioned(
+            counted_games_qs(club, season).filter(pk__in=ids)
+        ).values_list("pk", *SUMMARY_COLUMNS),
+        ids,
+        club=(season.club_id, (1, 2)),
+        season=(season.pk, (1, 2)),
     )
-    split = 1 + len(_VERSION_FIELDS)
     now: dict[int, dict] = {}
     versions: dict[int, str] = {}
-    for row in rows:
-        versions[row[0]] = game_version(*row[1:split])
-        stored = dict(zip(_SUMMARY_FIELDS, row[split:], strict=True))
-        if stored["version"] == versions[row[0]] and summary_readable(stored):
-            now[row[0]] = stored
-    stale = [pk for pk in versions if pk not in now]
-    games = list(
-        games_where(ids=stale).only("pk", "rules", "first_dealer", "finish_reason", "pot_per_set")
-    )
+    stale: list[GameRow] = []
+    rules_read = RulesText()
+    for game_id, *columns in rows:
+        versions[game_id], stored = summary_current(columns)
+        if stored is not None:
+            now[game_id] = stored
+        else:
+            _updated, _change, _count, first_dealer, rules_text, reason, pot = columns[:7]
+            stale.append(GameRow(game_id, rules_read(rules_text), first_dealer, reason, pot))
     fresh = [
         _summary_of(game, versions[game.pk], players, score)
-        for game, players, score in games_scored_fast(games, left_out)
+        for game, players, score in games_scored_fast(stale, left_out)
     ]
     for summary in fresh:
         now[summary.game_id] = {name: getattr(summary, name) for name in _SUMMARY_FIELDS}
@@ -359,8 +376,12 @@ def summaries_stored(ids: list[int]) -> dict[int, dict]:
     """The stored summaries of games `ids`, as dicts of their fields, readable or not."""
     return {
         row[0]: dict(zip(_SUMMARY_FIELDS, row[1:], strict=True))
-        for row in GameSummary.objects.filter(game_id__in=ids).values_list(
-            "game_id", *_SUMMARY_FIELDS
+        for row in ids_rows(
+            "summaries_stored",
+            lambda ids: GameSummary.objects.filter(game_id__in=ids).values_list(
+                "game_id", *_SUMMARY_FIELDS
+            ),
+            ids,
         )
     }
 
