@@ -46,6 +46,7 @@ from leagues.standings.nights import NIGHT_FIGURES, SeasonNight, season_nights
 from leagues.standings.runs import line_runs
 from leagues.standings.statements import (
     TIMES,
+    commit_unwaited,
     counted_shape,
     ids_rows,
     one_rows,
@@ -123,6 +124,7 @@ def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapsh
         snapshot = found[0] if found else None
         if snapshot is None or snapshot._failed:
             return None
+        commit_unwaited()
         # The season as `season_of` reads it (its id and club), read with its snapshot.
         season = Season.from_db(DEFAULT_DB_ALIAS, ["id", "club_id"], [season_id, snapshot._club])
         # The season's other games changed since its rows were last whole are applied too:

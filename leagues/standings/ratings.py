@@ -34,6 +34,7 @@ from leagues.standings.models import (
 from leagues.standings.rows import newer_snapshot_exists, rows_replace
 from leagues.standings.statements import (
     TIMES,
+    commit_unwaited,
     counted_shape,
     ids_rows,
     one_rows,
@@ -134,6 +135,7 @@ def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
         snapshot = found[0] if found else None
         if snapshot is None or snapshot.last_finished_at is None or not snapshot.last_game_id:
             return None
+        commit_unwaited()
         # The game, and where it and the last game rated stand in game order now (a day may
         # have been set since the last rebuild).
         place = (game_id, (1, 2))

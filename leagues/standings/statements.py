@@ -90,6 +90,19 @@ def one_rows(
     return statement.values(**arguments) if values else statement.rows(**arguments)
 
 
+def commit_unwaited() -> None:
+    """Let the current transaction's COMMIT return before PostgreSQL has flushed it to disk
+    (`synchronous_commit` off for this transaction alone), for a write of derived data only:
+    the flush cost a one-game update more than all its statements. A crash of the server may
+    lose such a commit, whole (a later commit that waits for its flush, a hand's, keeps the
+    ones before it); derived data lost so is what the reconciliation rebuilds
+    (`services.derived_data_stale`: the snapshot is older than its games' changes again).
+    Nothing on SQLite."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
 _updates: dict[Hashable, str] = {}
 
 
