@@ -211,8 +211,7 @@ def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
 
 _RATING = ("mu", "sigma", "ordinal", "games")
 _SNAPSHOT = ("computed_at", "games", "last_finished_at", "last_game_id", "rated_players")
-# Where the finish reason is among SUMMARY_COLUMNS.
-_REASON = 5
+_REASON = SUMMARY_COLUMNS.index("finish_reason")
 
 
 @dataclass(frozen=True)
