@@ -157,8 +157,13 @@ def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapsh
         gone = [pk for pk in ids if pk not in now]
         if gone:
             GameSummary.objects.filter(game_id__in=gone).delete()
-        _rows_apply(PlayerStanding, season, players, _SUMS, (old, new))
-        _rows_apply(PartnershipStanding, season, pairs, _PAIR_SUMS, (old, new))
+        player_rows = _rows_read(PlayerStanding, season, players)
+        pair_rows = _rows_read(PartnershipStanding, season, pairs)
+        # Every line's streak and latest game at once (one read of the games' order).
+        prior = {key: row[1] for rows in (player_rows, pair_rows) for key, row in rows.items()}
+        lines = line_runs(season, prior, [*players, *pairs], old, new)
+        _rows_apply(PlayerStanding, season, players, _SUMS, player_rows, lines)
+        _rows_apply(PartnershipStanding, season, pairs, _PAIR_SUMS, pair_rows, lines)
         nights = _nights_of(season, ids)
         if nights is not None:
             _nights_count_again(season, nights)
@@ -227,19 +232,14 @@ def _rows_of(model: Any, ids: list[int], season_id: int) -> QuerySet[Any]:
     return found.filter(player_id__in=ids).values_list("pk", "player_id", *_LINE, *_SUMS)
 
 
-def _rows_apply(
-    model: Any,  # PlayerStanding or PartnershipStanding
-    season: Season,
-    deltas: dict[Any, dict[str, int]],
-    sums: tuple[str, ...],
-    changes: tuple[Mapping[int, Mapping[str, Any]], Mapping[int, Mapping[str, Any]]],
-) -> None:
-    """Add `deltas` ({key: sums}) to the season's rows of `model` (a player's key is its id, a
-    partnership's its two ids), their streaks and latest games following `changes` (the
-    summaries taken off and added: `runs.line_runs`); a row left with no game goes, a key
-    without a row gets one. A few statements: a few rows, never the season's."""
+def _rows_read(
+    model: Any, season: Season, deltas: dict[Any, dict[str, int]]
+) -> dict[Any, tuple[int, tuple[Any, ...], tuple[int, ...]]]:
+    """The season's rows of `model` (PlayerStanding or PartnershipStanding) of the keys of
+    `deltas` (a player's key is its id, a partnership's its two ids): {key: (id, line, sums)}.
+    A few rows, never the season's."""
     if not deltas:
-        return
+        return {}
     pairs = model is PartnershipStanding
     members = sorted({p for key in deltas for p in ((key,) if not pairs else key)})
     read = ids_rows(
@@ -252,9 +252,23 @@ def _rows_apply(
         rows = {(row[1], row[2]): (row[0], row[3:5], row[5:]) for row in read}
     else:
         rows = {row[1]: (row[0], row[2:4], row[4:]) for row in read}
-    rows = {key: row for key, row in rows.items() if key in deltas}
-    prior = {key: line for key, (_pk, line, _sums) in rows.items()}
-    lines = line_runs(season, prior, list(deltas), *changes)
+    return {key: row for key, row in rows.items() if key in deltas}
+
+
+def _rows_apply(
+    model: Any,  # PlayerStanding or PartnershipStanding
+    season: Season,
+    deltas: dict[Any, dict[str, int]],
+    sums: tuple[str, ...],
+    rows: dict[Any, tuple[int, tuple[Any, ...], tuple[int, ...]]],
+    lines: Mapping[Any, tuple[int, Any, int | None]],
+) -> None:
+    """Add `deltas` ({key: sums}) to the season's `rows` of `model` (`_rows_read`), their
+    streaks and latest games now `lines` (`runs.line_runs`); a row left with no game goes, a
+    key without a row gets one. A few statements: a few rows, never the season's."""
+    if not deltas:
+        return
+    pairs = model is PartnershipStanding
     gone: list[int] = []
     new: list[dict[str, Any]] = []
     changed: list[tuple[Any, ...]] = []

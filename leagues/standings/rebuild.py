@@ -51,13 +51,19 @@ TRANSIENT_ERRORS = (OperationalError, InterfaceError)
 
 
 def _failure_record(
-    *, kind: str, club_id: int, season_id: int | None, error: str, left_out: list[LeftOut]
+    *, kind: str, club_id: int | None, season_id: int | None, error: str, left_out: list[LeftOut]
 ) -> None:
-    """Note (or refresh) why the rebuild of a season or club failed. Never raises: the note is
-    for people; the season or club it is about may even be gone by now."""
+    """Note (or refresh) why the rebuild of a season or club failed (`club_id` None: the
+    season's club, read now). Never raises: the note is for people; the season or club it is
+    about may even be gone by now."""
     text = error or _("Games left out: the rules engine could not score them.")
     try:
         with transaction.atomic():
+            if club_id is None:
+                season = season_of(season_id) if season_id is not None else None
+                if season is None:
+                    return
+                club_id = season.club_id
             RebuildFailure.objects.update_or_create(
                 kind=kind,
                 club_id=club_id,
@@ -75,7 +81,10 @@ def _failure_record(
 
 
 def _rebuild_isolated(
-    kind: str, club_id: int, season_id: int | None, rebuild: Callable[[list[LeftOut]], Any]
+    kind: str,
+    club_id: int | None,
+    season_id: int | None,
+    rebuild: Callable[[list[LeftOut]], Any],
 ) -> tuple[Any, str]:
     """Run `rebuild(left_out)`; on any error (but a transient one, re-raised for a retry) or
     when it left games out, record it. Returns (its result or None, the error text or "")."""
@@ -114,19 +123,20 @@ def standings_rebuild(
     rebuild failed. A failure never raises (but a transient database error, for a retry): it
     is recorded as a RebuildFailure, and the season keeps its last good standings. Games the
     engine cannot score are left out and recorded the same way."""
-    season = season_of(season_id)
-    if season is None:
-        return None
     if game_ids:
         ids = list(game_ids)
+        # (The update reads the season's club with its snapshot; a failure reads it again.)
         updated, error = _rebuild_isolated(
             RebuildKind.STANDINGS,
-            season.club_id,
-            season.pk,
-            lambda _left_out: standings_update(season.pk, ids),
+            None,
+            season_id,
+            lambda _left_out: standings_update(season_id, ids),
         )
         if updated is not None and not error:
             return updated
+    season = season_of(season_id)
+    if season is None:
+        return None
     result, _error = _rebuild_isolated(
         RebuildKind.STANDINGS,
         season.club_id,
