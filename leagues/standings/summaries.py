@@ -18,7 +18,6 @@ whether the game counts at all (`summary_counts`).
 
 from __future__ import annotations
 
-import json
 import logging
 import zlib
 from collections.abc import Mapping, Sequence
@@ -48,6 +47,7 @@ from leagues.standings.scoring import (
     games_scored_among,
     games_scored_fast,
 )
+from leagues.standings.summary_text import counter_rows_text, ints_text, sides_text
 from scorecards.models import Game
 from scorecards.rules import Pot, pot_account
 from scorecards.selectors import game_last_change, games_where
@@ -156,6 +156,14 @@ def summaries_store(summaries: Sequence[GameSummary | FreshSummary]) -> None:
 
 
 _JSON_FIELDS = frozenset(("players", "sides", "scores", "seat_counts", "side_counts"))
+# Each JSON column's text, as `json.dumps` writes it.
+_TEXT_OF = {
+    "players": ints_text,
+    "scores": ints_text,
+    "sides": sides_text,
+    "seat_counts": counter_rows_text,
+    "side_counts": counter_rows_text,
+}
 
 
 def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
@@ -166,15 +174,15 @@ def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
     quote = connection.ops.quote_name
     updates = ", ".join(f"{quote(name)} = excluded.{quote(name)}" for name in _SUMMARY_FIELDS)
     tail = f"ON CONFLICT ({quote('game_id')}) DO UPDATE SET {updates}"
-    # json.dumps's text; the values are trees, so no check for a circular one.
-    encode = json.JSONEncoder(check_circular=False).encode
     values_of = attrgetter(*names)
-    json_places = [place for place, name in enumerate(names) if name in _JSON_FIELDS]
+    json_places = [
+        (place, _TEXT_OF[name]) for place, name in enumerate(names) if name in _JSON_FIELDS
+    ]
     rows = []
     for summary in summaries:
         row = list(values_of(summary))
-        for place in json_places:
-            row[place] = encode(row[place])
+        for place, text in json_places:
+            row[place] = text(row[place])
         rows.append(row)
     rows_write(GameSummary._meta.db_table, names, rows, tail=tail, json_columns=_JSON_FIELDS)
 
