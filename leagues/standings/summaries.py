@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -254,6 +254,7 @@ def counted_results(
     season: Season | None = None,
     left_out: list[LeftOut] | None = None,
     fresh_out: list[Any] | None = None,
+    counted_out: list[int] | None = None,
 ) -> list[GameResult]:
     """The results of the games that count (`counted_games_qs`) for `club` (and `season`), in
     game order (`derived.game_order`), each read from its summary: the same figures the engine
@@ -269,7 +270,8 @@ def counted_results(
 
     `fresh_out`: the summaries computed again (`FreshSummary`) are appended to it instead of
     stored, for the caller to store with the rows they make (a season's stored summaries are
-    what its standings rows count: `summaries_of_season_keep`)."""
+    what its standings rows count: `summaries_of_season_keep`). `counted_out`: the ids of the
+    games read as counting, each with its summary now (but those left out), are appended."""
     rows = list(
         games_versioned(counted_games_qs(club, season))
         .annotate(_day=game_day())
@@ -322,6 +324,8 @@ def counted_results(
         # (A season's rebuild drops them with every summary its rows leave out, when it
         # stores the fresh ones: `summaries_of_season_keep`.)
         _older_formats_drop(club, season)
+    if counted_out is not None:
+        counted_out.extend(game_id for game_id, *_rest in rows if game_id in summaries)
     live = set(Player.objects.filter(club=club).order_by().values_list("pk", flat=True))
     return [
         _result(game_id, finished_at, day, summaries[game_id], live)
@@ -373,14 +377,16 @@ def summaries_stored(ids: list[int]) -> dict[int, dict]:
     }
 
 
-def summaries_of_season_keep(season: Season, left_out: list[LeftOut]) -> None:
-    """Delete the stored summaries of the games of `season` that its standings rows leave out
-    (games that do not count now, and those the engine could not score): what a season's rows
-    count is exactly its stored summaries (read by the update of one game,
-    `leagues.standings.delta`), so a game the rows leave out keeps none."""
-    games = games_where(season=season).values("pk")
-    counted = counted_games_qs(season.club_id, season).order_by().values("pk")
-    season_summaries = GameSummary.objects.filter(game__in=games)
-    season_summaries.exclude(game__in=counted).delete()
-    if left_out:
-        season_summaries.filter(game_id__in=[item.game_id for item in left_out]).delete()
+def summaries_of_season_keep(season: Season, kept: Collection[int]) -> None:
+    """Delete the stored summaries of the games of `season` but those of `kept`, the games its
+    standings rows were read from (`counted_results`' `counted_out`: those that counted, less
+    those the engine could not score): what a season's rows count is exactly its stored
+    summaries (read by the update of one game, `leagues.standings.delta`), so a game the rows
+    leave out keeps none. The season's summaries are read as ids and only those to go deleted:
+    a rebuild from nothing has none, and a query of the games that count cost more than its
+    reading."""
+    kept = set(kept)
+    stored = GameSummary.objects.filter(game__in=games_where(season=season).values("pk"))
+    gone = [game_id for game_id in stored.values_list("game_id", flat=True) if game_id not in kept]
+    for start in range(0, len(gone), BATCH):
+        GameSummary.objects.filter(game_id__in=gone[start : start + BATCH]).delete()
