@@ -49,3 +49,13 @@ def counter_rows_text(rows: Any) -> str:
     if type(rows) is not list or set(map(type, values)) != {int}:
         return _encode(rows)
     return f"[{', '.join([_COUNTERS_TEXT] * len(rows))}]" % tuple(values)
+
+
+# Each JSON column of a summary, and how its text is written.
+JSON_TEXT = {
+    "players": ints_text,
+    "scores": ints_text,
+    "sides": sides_text,
+    "seat_counts": counter_rows_text,
+    "side_counts": counter_rows_text,
+}
