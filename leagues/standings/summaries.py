@@ -176,7 +176,8 @@ def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
         for place, text in json_places:
             row[place] = text(row[place])
         rows.append(row)
-    rows_write(GameSummary._meta.db_table, names, rows, tail=tail, json_columns=JSON_TEXT)
+    table = GameSummary._meta.db_table
+    rows_write(table, names, rows, tail=tail, json_columns=JSON_TEXT, key="game_id")
 
 
 def _counter_rows(rows: Any, width: int) -> bool:
