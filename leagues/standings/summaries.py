@@ -307,8 +307,8 @@ def counted_results(
     # On PostgreSQL the hands are streamed by a cursor, which out of a transaction is held past
     # its commit: the server wrote the whole result aside before the first row came. (Only
     # where this writes nothing: summaries stored here are kept batch by batch.)
-    reads_only = fresh_out is not None and connection.vendor == "postgresql"
-    with transaction.atomic() if reads_only else nullcontext():
+    held = connection.vendor == "postgresql" and connection.get_autocommit()
+    with transaction.atomic() if held and stale and fresh_out is not None else nullcontext():
         for start in range(0, len(stale), step):
             games = stale[start : start + step]
             scored = (
