@@ -69,9 +69,7 @@ class Statement:
         self.using = compiler.using
         fields = [column[0] for column in compiler.select[: compiler.col_count]]
         self.converters = tuple(compiler.get_converters(fields).items())
-        # A statement of values (`values_list`) has no model rows, whatever its klass_info.
-        model_rows = compiler.klass_info is not None and not compiler.query.values_select
-        self.row = _Row(compiler) if model_rows else None
+        self.row = _Row(compiler) if compiler.klass_info is not None else None
 
     def values(self, **values: Any) -> list[tuple[Any, ...]]:
         """The rows as tuples of the selected columns, converted as Django converts them."""

@@ -122,35 +122,6 @@ def test_a_summary_names_every_counter_in_its_order(games):
             assert list(row) == list(COUNTERS)
 
 
-def test_the_counted_games_statement_reads_what_the_orm_reads(games, club):
-    """`summaries._counted_rows`, compiled once, gives the ORM's rows value for value: of a
-    club and of a season, before any summary is stored and after."""
-    from leagues.clubs.models import Season
-    from leagues.standings import rebuild, summaries
-    from leagues.standings.derived import counted_games_qs, game_day
-
-    season = Season.objects.create(club=club, name="S", starts_on=games[0].created_at.date())
-    Game.objects.filter(pk__in=[game.pk for game in games[:3]]).update(season=season)
-
-    def orm(season_id):
-        games = counted_games_qs(club, season_id and season)
-        return list(
-            summaries.games_versioned(games)
-            .annotate(_day=game_day())
-            .values_list(
-                "pk", "finished_at", "_day", *summaries._VERSION_FIELDS, *summaries._STORED
-            )
-        )
-
-    for _stored in range(2):
-        for season_id in (None, season.pk):
-            expected = orm(season_id)
-            assert expected
-            assert summaries._counted_rows(club.pk, season_id) == expected
-        rebuild.standings_rebuild(season_id=season.pk)
-        assert orm(season.pk)[0][-1] is not None  # the summaries read with their games
-
-
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_season_rebuilt_from_nothing_streams_its_hands_by_a_cursor_not_held(club, players):

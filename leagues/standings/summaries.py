@@ -29,7 +29,6 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
-from kaiser_league.query_memo import compiled_once
 from leagues.clubs.models import Club, Player, Season
 from leagues.standings.derived import (
     BATCH,
@@ -242,23 +241,6 @@ def _result(game_id: int, finished_at: Any, day: Any, summary: dict, live: set[i
     )
 
 
-def _counted_rows(club_id: int, season_id: int | None) -> list[tuple]:
-    """The counted games of a club (a season) with what `game_version` reads and their stored
-    summary: one statement compiled once (`query_memo.compiled_once`), whose building and
-    compiling cost a rebuild from nothing more than a tenth of its reading."""
-
-    def build(club_id: int, season_id: int | None = None) -> QuerySet[Game]:
-        games = games_versioned(counted_games_qs(club_id, season_id))  # type: ignore[arg-type]
-        return games.annotate(_day=game_day()).values_list(
-            "pk", "finished_at", "_day", *_VERSION_FIELDS, *_STORED
-        )
-
-    if season_id is None:
-        return compiled_once("counted_rows", build, club_id=(1, 2)).values(club_id=club_id)
-    statement = compiled_once("season_counted_rows", build, club_id=(1, 2), season_id=(1, 2))
-    return statement.values(club_id=club_id, season_id=season_id)
-
-
 def counted_results(
     club: Club,
     season: Season | None = None,
@@ -282,7 +264,11 @@ def counted_results(
     stored, for the caller to store with the rows they make (a season's stored summaries are
     what its standings rows count: `summaries_of_season_keep`). `counted_out`: the ids of the
     games read as counting, each with its summary now (but those left out), are appended."""
-    rows = _counted_rows(club.pk, None if season is None else season.pk)
+    rows = list(
+        games_versioned(counted_games_qs(club, season))
+        .annotate(_day=game_day())
+        .values_list("pk", "finished_at", "_day", *_VERSION_FIELDS, *_STORED)
+    )
     split = 3 + len(_VERSION_FIELDS)
     versions: dict[int, str] = {}
     summaries: dict[int, dict] = {}
