@@ -5,6 +5,8 @@ the general path (a pot, hands not numbered 1..n, no hand at all)."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from leagues.standings import scoring
@@ -118,3 +120,28 @@ def test_a_summary_names_every_counter_in_its_order(games):
     for summary in summaries.values():
         for row in (*summary["seat_counts"], *summary["side_counts"]):
             assert list(row) == list(COUNTERS)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_season_rebuilt_from_nothing_streams_its_hands_by_a_cursor_not_held(club, players):
+    """On PostgreSQL the rebuild reads a season's hands by a cursor of a transaction: one held
+    past its commit (a cursor out of a transaction) has the server write the whole result aside
+    before the first row."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from leagues.clubs.models import Season
+    from leagues.standings import rebuild
+    from leagues.standings.models import GameSummary
+
+    season = Season.objects.create(club=club, name="S", starts_on=datetime.date(2026, 9, 1))
+    ann, cat, bob, dan = players
+    play(club, season, [ann, cat, bob, dan], GAME_1)
+    play(club, season, [ann, bob, cat, dan], GAME_2)
+    GameSummary.objects.filter(game__season=season).delete()  # (the games' own rebuilds ran)
+    with CaptureQueriesContext(connection) as captured:
+        assert rebuild.standings_rebuild(season_id=season.pk).games == 2
+    declared = [query["sql"] for query in captured if query["sql"].startswith("DECLARE")]
+    assert declared
+    assert not any("WITH HOLD" in sql for sql in declared)

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import json
 
 import pytest
+from django.db import connection
 
 from leagues.clubs.models import Player, Season
 from leagues.standings import rebuild, rows
@@ -87,4 +89,33 @@ def test_a_summary_written_again_by_copy_replaces_the_stored_one(season, monkeyp
     GameSummary.objects.filter(game__season=season).update(version="v0/old", scores=[0, 0])
     PlayerStanding.objects.filter(season=season).update(games=99)
     assert rebuild.standings_rebuild(season_id=season.pk) is not None
+    assert _stored(season) == expected
+
+
+@pytest.mark.postgres
+def test_summaries_that_meet_one_written_meanwhile_are_written_over_it(season):
+    """Summaries sent straight by COPY (none of their games had one) that meet one written
+    since that was looked at are not written, nothing half written: `rows_write` then sends
+    them the other way, over it."""
+    expected = _from_nothing(season)
+    stored = list(GameSummary.objects.filter(game__season=season).order_by("game_id"))
+    names = ["game_id", "version", "players", "sides", "winner", "scores", "hands"]
+    names += ["seat_counts", "side_counts"]
+    written = [
+        [getattr(summary, name) for name in names[:2]]
+        + [json.dumps(getattr(summary, name)) for name in names[2:4]]
+        + [summary.winner, json.dumps(summary.scores), summary.hands]
+        + [json.dumps(summary.seat_counts), json.dumps(summary.side_counts)]
+        for summary in stored
+    ]
+    GameSummary.objects.filter(game__season=season).delete()
+    # The same game twice: the second meets the first as one written meanwhile would.
+    table = GameSummary._meta.db_table
+    with connection.cursor() as cursor:
+        twice = [*written, written[0]]
+        assert not rows._copied_if_new(cursor, table, names, twice, "game_id")
+        assert not GameSummary.objects.filter(game__season=season).exists()
+        assert rows._copied_if_new(cursor, table, names, written, "game_id")
+        # Now that they are stored: not sent straight again.
+        assert not rows._copied_if_new(cursor, table, names, written, "game_id")
     assert _stored(season) == expected

@@ -186,7 +186,8 @@ def _standings_written(season_id: int, left_out: list[LeftOut]) -> StandingsSnap
     if season is None:
         return None
     fresh: list[FreshSummary] = []
-    results = counted_results(season.club, season, left_out, fresh)
+    counted: list[int] = []
+    results = counted_results(season.club, season, left_out, fresh, counted)
     players, pairs, game_count, hand_count = standings_compute(results)
     nights = nights_compute(season_nights(season.pk), results)
     for player, row in players.items():
@@ -216,7 +217,7 @@ def _standings_written(season_id: int, left_out: list[LeftOut]) -> StandingsSnap
         )
         # The summaries go with the rows they make (`summaries_of_season_keep`).
         summaries_store(fresh)
-        summaries_of_season_keep(season, left_out)
+        summaries_of_season_keep(season, counted)
         snapshot, _created = StandingsSnapshot.objects.update_or_create(
             season=season,
             defaults={"computed_at": started, "games": game_count, "hands": hand_count},

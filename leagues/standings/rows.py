@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from contextlib import nullcontext
 from typing import Any
 
-from django.db import connection, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 
 from leagues.standings.models import (
     RatingSnapshot,
@@ -146,12 +146,17 @@ def rows_write(
     *,
     tail: str = "",
     json_columns: Collection[str] = (),
+    key: str = "",
 ) -> None:
     """Insert `rows` (each the values of `columns`, in order, as plain values; those of
     `json_columns` as JSON text) into `table`, `tail` closing the statement (an `ON CONFLICT`
     clause). No model built, no ORM statement: one prepared statement run over them all, or on
     PostgreSQL, for many rows, COPY: into `table` itself, or with a `tail`, into a temporary
-    table of the same columns, then one `INSERT ... SELECT` from it."""
+    table of the same columns, then one `INSERT ... SELECT` from it. `key`: with a `tail`, the
+    column of its conflicts: when no row of `table` holds any of the rows' values of it (a
+    season rebuilt from nothing), COPY sends them straight into `table`, in a savepoint (one
+    written meanwhile sends them the other way): the temporary table took longer than the
+    rest of the write."""
     if not rows:
         return
     quote = connection.ops.quote_name
@@ -169,6 +174,8 @@ def rows_write(
         # In the caller's transaction when it has one (a failure rolls the table back with the
         # rest), else in one of its own: ON COMMIT DROP needs one.
         with transaction.atomic() if not connection.in_atomic_block else nullcontext():
+            if tail and key and _copied_if_new(cursor, table, columns, rows, key):
+                return
             staged = quote(table)
             if tail:
                 # A name of this connection's own (temporary tables are a session's), dropped
@@ -186,6 +193,32 @@ def rows_write(
                     f"INSERT INTO {quote(table)} ({names}) SELECT {names} FROM {staged} {tail}"
                 )
                 cursor.execute(f"DROP TABLE {staged}")
+
+
+def _copied_if_new(
+    cursor: Any, table: str, columns: Sequence[str], rows: list[list[Any]], key: str
+) -> bool:
+    """COPY `rows` straight into `table` when none of their `key` values is in it yet; whether
+    they were (False: one was, or came meanwhile; nothing written)."""
+    import psycopg
+
+    quote = connection.ops.quote_name
+    place = list(columns).index(key)
+    keys = [row[place] for row in rows]
+    cursor.execute(f"SELECT 1 FROM {quote(table)} WHERE {quote(key)} = ANY(%s) LIMIT 1", [keys])
+    if cursor.fetchone() is not None:
+        return False
+    names = ", ".join(quote(column) for column in columns)
+    try:
+        with (
+            transaction.atomic(),
+            cursor.cursor.copy(f"COPY {quote(table)} ({names}) FROM STDIN") as copy,
+        ):
+            for row in rows:
+                copy.write_row(row)
+    except (IntegrityError, psycopg.IntegrityError):  # (COPY's own come from psycopg)
+        return False
+    return True
 
 
 def newer_snapshot_exists(

@@ -25,6 +25,21 @@ from scorecards.rules import NO_TRUMP_KINDS, GameScore, PotAccount, Rules, rules
 from scorecards.rules.record_quick import record_quick
 from scorecards.selectors import games_records_stream, games_seats, games_where
 
+# The rows `game_counters` writes hold COUNTERS in their order (the stored summaries' text).
+_COUNTER_ORDER = (
+    "games",
+    "wins",
+    "draws",
+    "hands",
+    "bids_attempted",
+    "bids_made",
+    "nt_bids_made",
+    "kaisers",
+    "times_set",
+    "pot_balance",
+)
+assert _COUNTER_ORDER == COUNTERS, "game_counters writes its rows' counters by name"
+
 # Seat names for the record (the document names the sides by them): their place, as text.
 _NAMES = tuple(str(seat) for seat in range(32))
 
@@ -37,7 +52,8 @@ PlayedHand = tuple[int, int, bool, str | None]
 @dataclass(frozen=True, slots=True)
 class QuickScore:
     """What a summary reads of a scored game (`GameScore`'s fields of the same names; `hands`
-    are the document's, every one, and `played` what is read of those played)."""
+    one a hand, the records scored, and `played` what is read of those played: the engine's
+    `played_only` document)."""
 
     rules: Rules
     hands: Sequence[Any]
@@ -68,10 +84,10 @@ def game_counters(
     adds to the figures of whoever sat there. `counts` and `winner` are its outcome
     (`derived.game_outcome`); `pot` the engine's pot account (None: the game keeps no pot)."""
     rules = score.rules
-    side_of = [rules.side_of(seat) for seat in range(rules.seats)]
+    seat_count = rules.seats
     # Tallied by seat (a bid is its bidder's) and by side (a set is the bidding side's), then
-    # written into the rows once.
-    attempted, made, no_trump, kaisers = ([0] * rules.seats for _ in range(4))
+    # each row written at once, in COUNTERS' order (`_COUNTER_ORDER`).
+    attempted, made, no_trump, kaisers = ([0] * seat_count for _ in range(4))
     set_on = [0] * rules.side_count
     played = played_hands(score)
     for bidder, side, bid_made, kind in played:
@@ -82,28 +98,42 @@ def game_counters(
             kaisers[bidder] += kind in KAISER_KINDS
         else:
             set_on[side] += 1
+    games, hands = int(counts), len(played)
+    draws = int(counts and winner is None)
+    balance = pot.balance if pot is not None else (0,) * seat_count
     sides = []
-    for side in range(rules.side_count):
-        row = dict.fromkeys(COUNTERS, 0)
-        row["games"] = int(counts)
-        row["wins"] = int(counts and winner == side)
-        row["draws"] = int(counts and winner is None)
-        row["hands"] = len(played)
-        row["times_set"] = set_on[side]
-        sides.append(row)
+    for side, side_seats in enumerate(rules.sides):
+        sides.append(
+            {
+                "games": games,
+                "wins": int(counts and winner == side),
+                "draws": draws,
+                "hands": hands,
+                "bids_attempted": sum([attempted[seat] for seat in side_seats]),
+                "bids_made": sum([made[seat] for seat in side_seats]),
+                "nt_bids_made": sum([no_trump[seat] for seat in side_seats]),
+                "kaisers": sum([kaisers[seat] for seat in side_seats]),
+                "times_set": set_on[side],
+                "pot_balance": sum([balance[seat] for seat in side_seats]),
+            }
+        )
     seats = []
-    for seat in range(rules.seats):
-        row = dict(sides[side_of[seat]])
-        row["bids_attempted"] = attempted[seat]
-        row["bids_made"] = made[seat]
-        row["nt_bids_made"] = no_trump[seat]
-        row["kaisers"] = kaisers[seat]
-        row["pot_balance"] = pot.balance[seat] if pot is not None else 0
-        seats.append(row)
-    for seat, row in enumerate(seats):
-        side_row = sides[side_of[seat]]
-        for name in ("bids_attempted", "bids_made", "nt_bids_made", "kaisers", "pot_balance"):
-            side_row[name] += row[name]
+    for seat in range(seat_count):
+        side_row = sides[rules.side_of(seat)]
+        seats.append(
+            {
+                "games": games,
+                "wins": side_row["wins"],
+                "draws": draws,
+                "hands": hands,
+                "bids_attempted": attempted[seat],
+                "bids_made": made[seat],
+                "nt_bids_made": no_trump[seat],
+                "kaisers": kaisers[seat],
+                "times_set": side_row["times_set"],
+                "pot_balance": balance[seat],
+            }
+        )
     return seats, sides
 
 
@@ -187,21 +217,18 @@ def _score(game: Game | GameRow, records: list[Any], rules_read: _RulesRead) -> 
             "seats": list(_NAMES[: rules.seats]),
             "first_dealer": game.first_dealer,
             "hands": records,
-        }
+        },
+        played_only=True,
     )
     if document is None:
         return None
     if document["sides"] != side_names:
         return None
-    hands = document["hands"]
+    # A document's hands are its record's, one each (`played_only`: those played alone).
     return QuickScore(
         rules,
-        hands,
-        [
-            (hand["bidder"], hand["side"], bool(hand["made"]), hand["kind"])
-            for hand in hands
-            if not hand["thrown_in"]
-        ],
+        records,
+        document["hands"],
         document["scores"],
         document["finished"],
         document["winner"],

@@ -18,10 +18,10 @@ whether the game counts at all (`summary_counts`).
 
 from __future__ import annotations
 
-import json
 import logging
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from contextlib import nullcontext
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -49,6 +49,7 @@ from leagues.standings.scoring import (
     games_scored_fast,
 )
 from leagues.standings.statements import counted_shape, ids_rows
+from leagues.standings.summary_text import JSON_TEXT
 from scorecards.models import Game
 from scorecards.rules import Pot, pot_account
 from scorecards.selectors import game_last_change, games_where
@@ -79,6 +80,7 @@ _SUMMARY_FIELDS = (
     "seat_counts",
     "side_counts",
 )
+_STORED = tuple(f"standings_summary__{name}" for name in _SUMMARY_FIELDS)
 
 
 def games_versioned(games: QuerySet[Game]) -> QuerySet[Game]:
@@ -156,37 +158,33 @@ def summaries_store(summaries: Sequence[GameSummary | FreshSummary]) -> None:
         log.warning("a game went while its summary was written; the next rebuild writes it")
 
 
-_JSON_FIELDS = frozenset(("players", "sides", "scores", "seat_counts", "side_counts"))
-
-
 def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
-    """`bulk_create(update_conflicts=True)` over plain tuples (`rows.rows_write`), the JSON
-    columns as the text `json.dumps` writes: a rebuild from nothing writes a summary per game,
-    and building the ORM's statement for each batch cost more than the scoring."""
+    """`bulk_create(update_conflicts=True)` over plain tuples (`rows.rows_write`), JSON as the
+    text `json.dumps` writes: the ORM's statement for each batch cost more than the scoring."""
     names = ["game_id", *_SUMMARY_FIELDS]
     quote = connection.ops.quote_name
     updates = ", ".join(f"{quote(name)} = excluded.{quote(name)}" for name in _SUMMARY_FIELDS)
     tail = f"ON CONFLICT ({quote('game_id')}) DO UPDATE SET {updates}"
-    # json.dumps's text; the values are trees, so no check for a circular one.
-    encode = json.JSONEncoder(check_circular=False).encode
     values_of = attrgetter(*names)
-    json_places = [place for place, name in enumerate(names) if name in _JSON_FIELDS]
+    json_places = [
+        (place, JSON_TEXT[name]) for place, name in enumerate(names) if name in JSON_TEXT
+    ]
     rows = []
     for summary in summaries:
         row = list(values_of(summary))
-        for place in json_places:
-            row[place] = encode(row[place])
+        for place, text in json_places:
+            row[place] = text(row[place])
         rows.append(row)
-    rows_write(GameSummary._meta.db_table, names, rows, tail=tail, json_columns=_JSON_FIELDS)
+    table = GameSummary._meta.db_table
+    rows_write(table, names, rows, tail=tail, json_columns=JSON_TEXT, key="game_id")
 
 
 def _counter_rows(rows: Any, width: int) -> bool:
-    """Whether `rows` are `width` rows of named counters, every one of COUNTERS a number."""
+    """Whether `rows` are `width` rows of every one of COUNTERS, each an int (never a bool)."""
     return (
         isinstance(rows, list)
         and len(rows) == width
         and all(
-            # A number, never a bool (which is an int too).
             isinstance(row, dict) and all(type(row.get(name)) is int for name in COUNTERS)
             for row in rows
         )
@@ -247,6 +245,7 @@ def counted_results(
     season: Season | None = None,
     left_out: list[LeftOut] | None = None,
     fresh_out: list[Any] | None = None,
+    counted_out: list[int] | None = None,
 ) -> list[GameResult]:
     """The results of the games that count (`counted_games_qs`) for `club` (and `season`), in
     game order (`derived.game_order`), each read from its summary: the same figures the engine
@@ -262,17 +261,12 @@ def counted_results(
 
     `fresh_out`: the summaries computed again (`FreshSummary`) are appended to it instead of
     stored, for the caller to store with the rows they make (a season's stored summaries are
-    what its standings rows count: `summaries_of_season_keep`)."""
+    what its standings rows count: `summaries_of_season_keep`). `counted_out`: the ids of the
+    games read as counting, each with its summary now (but those left out), are appended."""
     rows = list(
         games_versioned(counted_games_qs(club, season))
         .annotate(_day=game_day())
-        .values_list(
-            "pk",
-            "finished_at",
-            "_day",
-            *_VERSION_FIELDS,
-            *(f"standings_summary__{name}" for name in _SUMMARY_FIELDS),
-        )
+        .values_list("pk", "finished_at", "_day", *_VERSION_FIELDS, *_STORED)
     )
     split = 3 + len(_VERSION_FIELDS)
     versions: dict[int, str] = {}
@@ -295,26 +289,34 @@ def counted_results(
     # no id sent, in one go.
     among = games_where(club=club, season=season) if 2 * len(stale) > len(rows) else None
     step = len(stale) if among is not None else BATCH
-    for start in range(0, len(stale), step):
-        games = stale[start : start + step]
-        scored = (
-            games_scored_fast(games, left_out)
-            if among is None
-            else games_scored_among(games, among, left_out)
-        )
-        fresh = [
-            _summary_of(game, versions[game.pk], players, score) for game, players, score in scored
-        ]
-        if fresh_out is None:
-            summaries_store(fresh)
-        else:
-            fresh_out.extend(fresh)
-        for summary in fresh:
-            summaries[summary.game_id] = dict(zip(_SUMMARY_FIELDS, summary[1:], strict=True))
+    # On PostgreSQL the hands are streamed by a cursor, which out of a transaction is held past
+    # its commit: the server wrote the whole result aside before the first row came. (Only
+    # where this writes nothing: summaries stored here are kept batch by batch.)
+    held = connection.vendor == "postgresql" and connection.get_autocommit()
+    with transaction.atomic() if held and stale and fresh_out is not None else nullcontext():
+        for start in range(0, len(stale), step):
+            games = stale[start : start + step]
+            scored = (
+                games_scored_fast(games, left_out)
+                if among is None
+                else games_scored_among(games, among, left_out)
+            )
+            fresh = [
+                _summary_of(game, versions[game.pk], players, score)
+                for game, players, score in scored
+            ]
+            if fresh_out is None:
+                summaries_store(fresh)
+            else:
+                fresh_out.extend(fresh)
+            for summary in fresh:
+                summaries[summary.game_id] = dict(zip(_SUMMARY_FIELDS, summary[1:], strict=True))
     if fresh_out is None or season is None:
         # (A season's rebuild drops them with every summary its rows leave out, when it
         # stores the fresh ones: `summaries_of_season_keep`.)
         _older_formats_drop(club, season)
+    if counted_out is not None:
+        counted_out.extend(game_id for game_id, *_rest in rows if game_id in summaries)
     live = set(Player.objects.filter(club=club).order_by().values_list("pk", flat=True))
     return [
         _result(game_id, finished_at, day, summaries[game_id], live)
@@ -386,14 +388,13 @@ def summaries_stored(ids: list[int]) -> dict[int, dict]:
     }
 
 
-def summaries_of_season_keep(season: Season, left_out: list[LeftOut]) -> None:
-    """Delete the stored summaries of the games of `season` that its standings rows leave out
-    (games that do not count now, and those the engine could not score): what a season's rows
-    count is exactly its stored summaries (read by the update of one game,
-    `leagues.standings.delta`), so a game the rows leave out keeps none."""
-    games = games_where(season=season).values("pk")
-    counted = counted_games_qs(season.club_id, season).order_by().values("pk")
-    season_summaries = GameSummary.objects.filter(game__in=games)
-    season_summaries.exclude(game__in=counted).delete()
-    if left_out:
-        season_summaries.filter(game_id__in=[item.game_id for item in left_out]).delete()
+def summaries_of_season_keep(season: Season, kept: Collection[int]) -> None:
+    """Delete the stored summaries of `season`'s games but those of `kept`, the games its rows
+    were read from (`counted_results`' `counted_out`): a season's rows count exactly its stored
+    summaries (what `leagues.standings.delta` reads), so a game they leave out keeps none. Read
+    as ids, only those to go deleted: a query of the games that count cost more."""
+    kept = set(kept)
+    stored = GameSummary.objects.filter(game__in=games_where(season=season).values("pk"))
+    gone = [game_id for game_id in stored.values_list("game_id", flat=True) if game_id not in kept]
+    for start in range(0, len(gone), BATCH):
+        GameSummary.objects.filter(game_id__in=gone[start : start + BATCH]).delete()

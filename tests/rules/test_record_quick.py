@@ -63,10 +63,23 @@ def same_answer(record: Any) -> None:
             record_score(record)
         assert (type(caught.value), str(caught.value), caught.value.field) == expected
         assert record_quick(record) is None
+        assert record_quick(record, played_only=True) is None
         return
     assert json.dumps(record_score(record)) == expected
     quick = record_quick(record)
     assert quick is None or json.dumps(quick) == expected
+    # What a reader of figures takes of the hands played: the same, read off the document.
+    played = record_quick(record, played_only=True)
+    if quick is None:
+        assert played is None
+        return
+    assert played is not None
+    assert played.pop("hands") == [
+        (hand["bidder"], hand["side"], bool(hand["made"]), hand["kind"])
+        for hand in quick.pop("hands")
+        if not hand["thrown_in"]
+    ]
+    assert played == quick
 
 
 @ENOUGH
