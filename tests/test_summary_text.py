@@ -1,0 +1,60 @@
+"""The summaries' JSON columns written by hand (`leagues.standings.summary_text`) are the text
+`json.dumps` writes for what a summary holds, and JSON meaning the same value for anything else
+(a stored summary must read back as the value the rebuild computed)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from leagues.standings.derived import COUNTERS
+from leagues.standings.summary_text import JSON_TEXT, counter_rows_text, ints_text, sides_text
+
+numbers = st.integers(min_value=-(2**40), max_value=2**40)
+# A row as the engine's counters give it: every counter, in COUNTERS' order.
+counter_row = st.tuples(*[numbers] * len(COUNTERS)).map(
+    lambda values: dict(zip(COUNTERS, values, strict=True))
+)
+# Anything a column could be handed, summary-shaped or not.
+other = st.recursive(
+    st.none() | st.booleans() | numbers | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=12,
+)
+
+
+@given(st.lists(numbers, max_size=8))
+def test_whole_numbers_as_json_dumps_writes_them(value):
+    assert ints_text(value) == json.dumps(value)
+
+
+@given(st.lists(st.lists(numbers, max_size=3), max_size=3))
+def test_sides_as_json_dumps_writes_them(value):
+    assert sides_text(value) == json.dumps(value)
+
+
+@given(st.lists(counter_row, max_size=6))
+def test_counter_rows_as_json_dumps_writes_them(rows):
+    assert counter_rows_text(rows) == json.dumps(rows)
+
+
+@given(st.lists(counter_row, max_size=4).flatmap(lambda rows: st.permutations(rows)))
+def test_counter_rows_in_another_order_read_back_as_themselves(rows):
+    shuffled = [dict(reversed(row.items())) for row in rows]
+    assert json.loads(counter_rows_text(shuffled)) == shuffled
+
+
+@given(other)
+def test_anything_else_reads_back_as_itself(value):
+    for name, text in JSON_TEXT.items():
+        assert json.loads(text(value)) == value, name
+
+
+def test_a_bool_is_not_written_as_a_number():
+    # True is an int to Python; json.dumps writes it true, and so must these.
+    assert ints_text([1, True]) == "[1, true]"
+    row = dict.fromkeys(COUNTERS, 0) | {COUNTERS[0]: True}
+    assert json.loads(counter_rows_text([row])) == [row]
+    assert counter_rows_text([row]) == json.dumps([row])
