@@ -1,12 +1,12 @@
-"""What every writing service of a game shares: the refusals it raises, the game read and
-locked for writing, the engine's result copied onto the game row, the history of a hand, and
-who asks (`actor_locked`) checked against the policy on the locked picture (`policy_check`)."""
+"""What every writing service of a game shares: the refusals it raises
+(`scorecards.services.refusals`), the game read and locked for writing, the engine's result
+copied onto the game row, the history of a hand, and who asks (`actor_locked`) checked against
+the policy on the locked picture (`policy_check`)."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
@@ -37,85 +37,15 @@ from scorecards.rules import (
     game_score,
     points_leader,
 )
-
-
-class HandConflict(Exception):
-    """Another phone entered this hand number first. Carries the hand that is already there."""
-
-    def __init__(self, existing: Hand) -> None:
-        self.existing = existing
-        who = existing.entered_by_name or _("another phone")
-        super().__init__(
-            _("hand %(number)s was already entered by %(who)s")
-            % {"number": existing.number, "who": who}
-        )
-
-
-class HandRefused(Exception):
-    """A write the record refuses in its present state, or to this person. `status` is the
-    machine word of the JSON answer, `http_status` its status code, `str()` the sentence shown
-    to the player (what happened and what to do next)."""
-
-    status = "refused"
-    http_status = 409
-
-    def __init__(self, message: str, **details: object) -> None:
-        self.message = message
-        self.details = details
-        super().__init__(message)
-
-
-class GameClosed(HandRefused):
-    """The game is over (finished or abandoned), its round closed or its night ended: only a
-    correction changes its hands."""
-
-    status = "closed"
-
-
-class SeasonClosed(GameClosed):
-    """The game's season is closed: an archive whose games take no hand, undo, correction or
-    confirmation until an owner reopens it."""
-
-
-class RoundOver(GameClosed):
-    """The table has played every hand of its tournament round: no more hands are entered."""
-
-    status = "round_over"
-
-
-class HandUndone(HandRefused):
-    """The hand was taken back (its idempotency key stays spent)."""
-
-    status = "undone"
-
-
-class HandConfirmed(HandRefused):
-    """The hand was confirmed by the other side: only a correction changes it now."""
-
-    status = "confirmed"
-
-
-class NotAllowed(HandRefused):
-    """This person may not do this (no power, not seated on the right side)."""
-
-    status = "forbidden"
-    http_status = 403
-
-
-class ReasonMissing(HandRefused):
-    """A correction of a game that is over, or an abandon, needs a reason."""
-
-    status = "invalid"
-    http_status = 422
-
-
-@dataclass(frozen=True)
-class HandRecorded:
-    hand: Hand
-    created: bool  # False when the idempotency key had been seen: nothing was written
-    score: GameScore
-    # Every hand of the game after the call, in order: the sheet renders them, read once.
-    hands: tuple[Hand, ...] = ()
+from scorecards.services.refusals import (
+    GameClosed,
+    HandConfirmed,
+    HandRefused,
+    HandUndone,
+    NotAllowed,
+    RoundOver,
+    SeasonClosed,
+)
 
 
 def _games_locked(place: dict[str, Any], related: bool) -> QuerySet[Game]:
@@ -231,8 +161,10 @@ SCORE_FIELDS = ["scores", "target", "next_dealer", "hand_count", "status", "winn
 SCORE_FIELDS += ["finish_reason", "finished_at", "updated_at"]
 
 
-def score_apply(game: Game, score: GameScore) -> None:
-    """Copy the engine's result into the cached fields of the game row (and save it)."""
+def score_apply(game: Game, score: GameScore, *, save: bool = True) -> bool:
+    """Copy the engine's result into the cached fields of the game row (and save it). Answers
+    whether the game's result changed. `save=False`: the row is left unsaved, for a caller that
+    saves `SCORE_FIELDS` with its other rows, then sends `game_result_changed` when True."""
     was_finished = game.status == GameStatus.FINISHED
     game.scores = list(score.scores)
     game.target = score.target
@@ -255,11 +187,14 @@ def score_apply(game: Game, score: GameScore) -> None:
         game.winner = None
         game.finish_reason = ""
         game.finished_at = None
-    row_update(game, SCORE_FIELDS)  # compiled once: every hand entered saves these
     # Standings and ratings: a game that finishes, or a finished game that changes (a hand
     # corrected or undone), queues their rebuild once this transaction commits.
-    if was_finished or score.finished or game.status != GameStatus.IN_PROGRESS:
-        game_result_changed.send(sender=Game, game=game)
+    changed = was_finished or score.finished or game.status != GameStatus.IN_PROGRESS
+    if save:
+        row_update(game, SCORE_FIELDS)  # compiled once: every hand entered saves these
+        if changed:
+            game_result_changed.send(sender=Game, game=game)
+    return changed
 
 
 def version_keep(
@@ -272,8 +207,10 @@ def version_keep(
     by_name: str,
     *,
     reason: str = "",
-) -> None:
-    """Keep the trace of one change to hand `number`: who, what, before and after (and why)."""
+    save: bool = True,
+) -> HandVersion:
+    """Keep the trace of one change to hand `number`: who, what, before and after (and why).
+    `save=False`: the trace unsaved, for a caller that writes it with its other rows."""
     version = HandVersion(
         game=game,
         number=number,
@@ -284,7 +221,9 @@ def version_keep(
         by_name=by_name[:80],
         reason=reason[:200],
     )
-    row_insert(version)
+    if save:
+        row_insert(version)
+    return version
 
 
 def hand_fields(hand: HandInput, scored: HandScore) -> dict:
