@@ -93,6 +93,9 @@ def test_a_json_submit_sends_these_statements_only(played, alice, bob, who, expe
         response = submit(client, played, headers=JSON)
     assert response.status_code == 201
     statements = _statements(queries)
+    if connection.vendor == "postgresql":
+        # The hands so far come in the game's locked read (`state._hands_columns`).
+        expected = [kind for kind in expected if kind != "SELECT scorecards_hand"]
     assert sorted(_kinds(statements)) == sorted(expected), statements
     # One transaction, no savepoint inside it (a hand that claims no seat needs none).
     assert not [sql for sql in statements if sql.startswith(SAVEPOINTS)], statements
