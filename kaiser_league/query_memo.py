@@ -1,6 +1,6 @@
 """Querysets built once per process and cloned for each request (`built_once`); the hottest
 statements compiled once and run with each request's values (`compiled_once`, `row_insert`,
-`row_update`).
+`row_update`, `rows_write`).
 
 Building a queryset (resolving its annotations and joins through the models) costs as much as
 compiling it, on every request. A queryset that is never evaluated itself can be kept and
@@ -187,11 +187,9 @@ def compiled_once(
 _inserts: dict[Hashable, tuple[str, tuple[Any, ...]]] = {}
 
 
-def row_insert(obj: Any) -> None:
-    """Insert `obj`, a new row, as `obj.save(force_insert=True)` would, and set its id. A row
-    this plain INSERT cannot write as `save()` does is saved by `save()` itself: one whose id
-    is given or not numbered by the database, a model with a column the database fills
-    (`db_default`, generated) or that anything listens to on save (a signal receiver)."""
+def _insert_kept(obj: Any) -> tuple[list[Any], str, tuple[Any, ...]] | None:
+    """The fields, the INSERT compiled once and its returning parameters for `obj`, a new
+    row; None for a row that plain INSERT cannot write as `save()` does (`row_insert`)."""
     from django.db import DEFAULT_DB_ALIAS, connections
     from django.db.models import signals
     from django.db.models.fields import AutoFieldMixin
@@ -208,8 +206,7 @@ def row_insert(obj: Any) -> None:
         or signals.pre_save.has_listeners(model)
         or signals.post_save.has_listeners(model)
     ):
-        obj.save(force_insert=True)
-        return
+        return None
     connection = connections[DEFAULT_DB_ALIAS]
     key = (model, DEFAULT_DB_ALIAS, connection.vendor)
     kept = _inserts.get(key)
@@ -224,7 +221,31 @@ def row_insert(obj: Any) -> None:
         kept = (sql, tuple(compiler.returning_params))
         with _lock:
             _inserts.setdefault(key, kept)
-    sql, returning = kept
+    return fields, *kept
+
+
+def _inserted(obj: Any, pk: Any) -> None:
+    from django.db import DEFAULT_DB_ALIAS
+
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = DEFAULT_DB_ALIAS
+
+
+def row_insert(obj: Any) -> None:
+    """Insert `obj`, a new row, as `obj.save(force_insert=True)` would, and set its id. A row
+    this plain INSERT cannot write as `save()` does is saved by `save()` itself: one whose id
+    is given or not numbered by the database, a model with a column the database fills
+    (`db_default`, generated) or that anything listens to on save (a signal receiver)."""
+    from django.db import DEFAULT_DB_ALIAS, connections
+
+    kept = _insert_kept(obj)
+    if kept is None:
+        obj.save(force_insert=True)
+        return
+    fields, sql, returning = kept
+    connection = connections[DEFAULT_DB_ALIAS]
+    meta = type(obj)._meta
     # After the compilation, which takes an `auto_now_add` field's time on `obj` too.
     values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
     with connection.cursor() as cursor:
@@ -233,9 +254,51 @@ def row_insert(obj: Any) -> None:
             (pk,) = connection.ops.fetch_returned_insert_columns(cursor, returning)
         else:
             pk = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
-    obj.pk = pk
-    obj._state.adding = False
-    obj._state.db = DEFAULT_DB_ALIAS
+    _inserted(obj, pk)
+
+
+def _update_sql(model: Any, fields: Sequence[str]) -> str:
+    """The UPDATE of `fields` of one `model` row by its id, written once per process."""
+    from django.db import DEFAULT_DB_ALIAS, connections
+
+    connection = connections[DEFAULT_DB_ALIAS]
+    key = (model, tuple(fields), DEFAULT_DB_ALIAS, connection.vendor)
+    sql = _updates.get(key)
+    if sql is None:
+        meta = model._meta
+        quote = connection.ops.quote_name
+        columns = [meta.get_field(name).column for name in fields]
+        assigned = ", ".join(f"{quote(column)} = %s" for column in columns)
+        sql = f"UPDATE {quote(meta.db_table)} SET {assigned} WHERE {quote(meta.pk.column)} = %s"
+        with _lock:
+            _updates.setdefault(key, sql)
+    return sql
+
+
+def _update_values(obj: Any, fields: Sequence[str]) -> list[Any]:
+    from django.db import DEFAULT_DB_ALIAS, connections
+
+    connection = connections[DEFAULT_DB_ALIAS]
+    columns = [type(obj)._meta.get_field(name) for name in fields]
+    values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in columns]
+    return [*values, obj.pk]
+
+
+def _updated(obj: Any, fields: Sequence[str]) -> None:
+    """Say that `obj` was saved (`post_save`), as `save(update_fields=fields)` does."""
+    from django.db import DEFAULT_DB_ALIAS
+    from django.db.models import signals
+
+    model = type(obj)
+    if signals.post_save.has_listeners(model):
+        signals.post_save.send(
+            sender=model,
+            instance=obj,
+            created=False,
+            update_fields=frozenset(fields),
+            raw=False,
+            using=DEFAULT_DB_ALIAS,
+        )
 
 
 def row_update(obj: Any, fields: Sequence[str]) -> None:
@@ -250,31 +313,65 @@ def row_update(obj: Any, fields: Sequence[str]) -> None:
     if signals.pre_save.has_listeners(model):
         obj.save(update_fields=fields)
         return
-    connection = connections[DEFAULT_DB_ALIAS]
-    meta = model._meta
-    columns = [meta.get_field(name) for name in fields]
-    key = (model, tuple(fields), DEFAULT_DB_ALIAS, connection.vendor)
-    sql = _updates.get(key)
-    if sql is None:
-        quote = connection.ops.quote_name
-        assigned = ", ".join(f"{quote(f.column)} = %s" for f in columns)
-        sql = f"UPDATE {quote(meta.db_table)} SET {assigned} WHERE {quote(meta.pk.column)} = %s"
-        with _lock:
-            _updates.setdefault(key, sql)
-    values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in columns]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, obj.pk])
+    sql = _update_sql(model, fields)
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(sql, _update_values(obj, fields))
         if cursor.rowcount != 1:
             raise DatabaseError("Save with update_fields did not affect any rows.")
-    if signals.post_save.has_listeners(model):
-        signals.post_save.send(
-            sender=model,
-            instance=obj,
-            created=False,
-            update_fields=frozenset(fields),
-            raw=False,
-            using=DEFAULT_DB_ALIAS,
-        )
+    _updated(obj, fields)
 
 
 _updates: dict[Hashable, str] = {}
+
+
+# --- rows written by one statement ---------------------------------------------------------------
+# Each statement is a round trip, and on PostgreSQL a parse, a plan and a send of its own: a
+# hand submit's three writes (the hand, its trace, the game's totals) cost more as three
+# statements than as one. PostgreSQL runs INSERTs and an UPDATE as the parts of one statement
+# (data-modifying WITH queries: each part runs once, whether or not the rest reads it).
+
+_together: dict[Hashable, str] = {}
+
+
+def rows_write(inserts: Sequence[Any], updated: Any, fields: Sequence[str]) -> None:
+    """`row_insert` of each of `inserts`, then `row_update(updated, fields)`: the same rows,
+    the same ids set, the same `post_save`, the same DatabaseError when `updated` is no row
+    (after the inserts: the caller's transaction undoes them). On PostgreSQL in one statement;
+    elsewhere, or when a row would be saved by `save()` itself, one statement each."""
+    from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+    from django.db.models import signals
+
+    connection = connections[DEFAULT_DB_ALIAS]
+    kept = [_insert_kept(obj) for obj in inserts] if connection.vendor == "postgresql" else []
+    if (
+        connection.vendor != "postgresql"
+        or None in kept
+        or signals.pre_save.has_listeners(type(updated))
+    ):
+        for obj in inserts:
+            row_insert(obj)
+        row_update(updated, fields)
+        return
+    models = tuple(type(obj) for obj in inserts)
+    key = (models, type(updated), tuple(fields), DEFAULT_DB_ALIAS)
+    sql = _together.get(key)
+    if sql is None:
+        parts = [f"i{n} AS ({insert[1]})" for n, insert in enumerate(kept)]  # type: ignore[index]
+        parts.append(f"u AS ({_update_sql(type(updated), fields)} RETURNING 1)")
+        ids = ", ".join(f"(SELECT * FROM i{n})" for n in range(len(kept)))
+        sql = f"WITH {', '.join(parts)} SELECT {ids}, (SELECT count(*) FROM u)"
+        with _lock:
+            _together.setdefault(key, sql)
+    values: list[Any] = []
+    for obj, insert in zip(inserts, kept, strict=True):
+        assert insert is not None
+        values += [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in insert[0]]
+    values += _update_values(updated, fields)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        *ids, count = cursor.fetchone()
+    if count != 1:
+        raise DatabaseError("Save with update_fields did not affect any rows.")
+    for obj, pk in zip(inserts, ids, strict=True):
+        _inserted(obj, pk)
+    _updated(updated, fields)

@@ -127,7 +127,6 @@ TEMPLATES = [
         },
     }
 ]
-
 # --- Database -------------------------------------------------------------------------------
 # Persistent connections matter on SQLite too: every new connection pays a WAL checkpoint.
 CONN_MAX_AGE = env_int("CONN_MAX_AGE", 600)
@@ -164,6 +163,7 @@ else:
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+SESSION_ENGINE = "kaiser_league.sessions"  # database sessions, read by a compiled statement
 
 # --- Cache ----------------------------------------------------------------------------------
 CACHE_URL = env_str("CACHE_URL")

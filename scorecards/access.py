@@ -85,9 +85,11 @@ class GameAccess:
 @dataclass(frozen=True)
 class Locking:
     """Read the game for a write, locked in the caller's transaction (`games_locked`), asking
-    whether `key` is spent."""
+    whether `key` is spent, and with `hands` its hands as values in the same statement (for a
+    service called with `rows=False`)."""
 
     key: uuid.UUID | None = None
+    hands: bool = False
 
 
 def _games_query(
@@ -99,12 +101,13 @@ def _games_query(
     user_seat: bool,
     related: bool,
     locking: bool,
+    hands: bool = False,
 ) -> QuerySet[Game]:
     """The query of `_game_with_membership` (the seats left out)."""
     if locking:
         # The write's read of the game, locked, with the role of this same account: the
         # service reads nothing of the game again.
-        games = games_locked(key, by_id=user_id, related=related)
+        games = games_locked(key, by_id=user_id, related=related, hands=hands)
     else:
         games = Game.objects.select_related("club", "season") if related else Game.objects.all()
     if place and not locking:
@@ -170,9 +173,11 @@ def _game_with_membership(
             user_seat=user_seat,
             related=related,
             locking=lock is not None,
+            hands=lock is not None and lock.hands,
         )
 
-    shape = (place, user_seat, related, lock is not None, tuple(samples), _place_shape())
+    hands = lock is not None and lock.hands
+    shape = (place, user_seat, related, lock is not None, hands, tuple(samples), _place_shape())
     statement = compiled_once(("game_access", *shape), build, **samples)
     found = statement.rows(game_id=game_id, user_id=user_id, key=key)
     if not found:

@@ -29,7 +29,11 @@ from scorecards.table_phone import SESSION_PHONE, SESSION_SEATS
 log = logging.getLogger(__name__)
 
 # The session engines whose sessions are rows of `Session` (the server can find and edit them).
-_DB_ENGINES = ("django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db")
+_DB_ENGINES = (
+    "django.contrib.sessions.backends.db",
+    "django.contrib.sessions.backends.cached_db",
+    "kaiser_league.sessions",
+)
 _AUTH_USER = "_auth_user_id"  # where django.contrib.auth keeps the signed-in account
 
 

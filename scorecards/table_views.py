@@ -178,7 +178,7 @@ def _hand_try(request: HtmxHttpRequest, game_id: int, *, sheet: bool, locked: bo
                 place=False,
                 user_seat=True,
                 related=sheet,
-                lock=Locking(key) if locked else None,
+                lock=Locking(key, hands=not sheet) if locked else None,
             )
             hand_posted(request, attempt, locked=locked)
     except (HandConflict, HandRefused, KaiserError) as refused:

@@ -124,8 +124,9 @@ def test_a_session_that_cannot_be_read_answers_503_through_the_whole_stack(
 ) -> None:
     """The fault comes from the session store, wherever the first middleware or the view asks
     for it: the answer is 503 either way."""
-    from django.contrib.sessions.backends.db import SessionStore
     from django.test import Client
+
+    from kaiser_league.sessions import SessionStore
 
     browser = Client(raise_request_exception=False)
     browser.force_login(alice)

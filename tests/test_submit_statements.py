@@ -18,7 +18,7 @@ from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
 from kaiser_league import query_memo
-from kaiser_league.query_memo import compiled_once, row_insert, row_update
+from kaiser_league.query_memo import compiled_once, row_insert, row_update, rows_write
 from leagues.clubs.models import Membership, Role, Season
 from leagues.tournaments.services import entry_register, round_draw, tournament_create
 from scorecards import poll
@@ -249,6 +249,54 @@ def test_a_row_updated_once_compiled_saves_its_fields_and_says_so(game) -> None:
     game.pk = game.pk + 1000
     with pytest.raises(DatabaseError):
         row_update(game, ["hand_count"])
+
+
+def test_rows_written_together_are_the_rows_save_writes(game) -> None:
+    """`rows_write`: the rows `save()` would write, their ids set, the game's `post_save`
+    sent (the poll's version follows it), in one statement on PostgreSQL."""
+    sent: list[frozenset] = []
+
+    def heard(sender, instance, update_fields, **kwargs) -> None:
+        sent.append(update_fields)
+
+    def version(number: int) -> HandVersion:
+        return HandVersion(
+            game=game, number=number, action=HandAction.ENTER, after={"bid": 7}, by_name="Ann"
+        )
+
+    saved = version(5)
+    saved.save(force_insert=True)
+    together = (version(6), version(7))
+    before = game.updated_at
+    game.hand_count, game.scores = 9, [40, 12]
+    post_save.connect(heard, sender=Game, dispatch_uid="test_rows_write")
+    try:
+        with CaptureQueriesContext(connection) as queries:
+            rows_write(together, game, ["hand_count", "scores", "updated_at"])
+    finally:
+        post_save.disconnect(dispatch_uid="test_rows_write", sender=Game)
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 3)
+    assert sent == [frozenset({"hand_count", "scores", "updated_at"})]
+    stored = {pk: _columns(row) for pk, row in HandVersion.objects.in_bulk().items()}
+    for row in together:
+        assert not row._state.adding and stored[row.pk] == _columns(row)
+        assert stored[row.pk] | {"id": 0, "number": 0, "at": 0} == stored[saved.pk] | {
+            "id": 0,
+            "number": 0,
+            "at": 0,
+        }
+    assert together[0].pk != together[1].pk
+    game_now = Game.objects.get(pk=game.pk)
+    assert (game_now.hand_count, game_now.scores) == (9, [40, 12])
+    assert game_now.updated_at == game.updated_at > before
+
+
+def test_rows_written_together_for_no_game_row_are_refused_whole(game) -> None:
+    count = HandVersion.objects.count()
+    game.pk = game.pk + 1000
+    with pytest.raises(DatabaseError), transaction.atomic():
+        rows_write([HandVersion(game_id=game.pk - 1000, number=3, by_name="Ann")], game, ["target"])
+    assert HandVersion.objects.count() == count
 
 
 def test_each_entered_hand_publishes_the_polls_version(game, monkeypatch) -> None:

@@ -24,13 +24,7 @@ from scorecards.services.hands import (
     hand_record,
     hand_undo,
 )
-from scorecards.services.seats import (
-    SeatRefused,
-    seat_claim,
-    seat_of,
-    seat_release,
-)
-from scorecards.services.state import (
+from scorecards.services.refusals import (
     GameClosed,
     HandConfirmed,
     HandConflict,
@@ -41,6 +35,14 @@ from scorecards.services.state import (
     ReasonMissing,
     RoundOver,
     SeasonClosed,
+)
+from scorecards.services.seats import (
+    SeatRefused,
+    seat_claim,
+    seat_of,
+    seat_release,
+)
+from scorecards.services.state import (
     actor_locked,
     club_role,
     confirm_asked_of,

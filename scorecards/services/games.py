@@ -33,9 +33,11 @@ from scorecards.models import (
 from scorecards.rules import (
     HandError,
 )
+from scorecards.services.refusals import (
+    ReasonMissing,
+)
 from scorecards.services.seats import seat_of
 from scorecards.services.state import (
-    ReasonMissing,
     actor_locked,
     confirm_asked_of,
     game_locked,

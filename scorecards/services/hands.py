@@ -18,10 +18,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from kaiser_league.query_memo import row_insert
+from kaiser_league.query_memo import rows_write
 from leagues.clubs.models import Club, Player, Season, name_key
 from leagues.clubs.roles import HAND_CORRECT, HAND_ENTER, HAND_UNDO
 from scorecards.game_state import game_facts, game_now_of
+from scorecards.hooks import game_result_changed
 from scorecards.models import (
     Game,
     Hand,
@@ -42,10 +43,13 @@ from scorecards.rules import (
 )
 from scorecards.rules.habits import game_habits_parse
 from scorecards.rules.scoring import first_dealer_check
-from scorecards.services.state import (
+from scorecards.services.refusals import (
     HandConflict,
     HandRecorded,
     ReasonMissing,
+)
+from scorecards.services.state import (
+    SCORE_FIELDS,
     actor_locked,
     game_locked,
     game_rescored,
@@ -268,11 +272,22 @@ def _hand_append(
         entered_phone=entered_phone[:43],
         **hand_fields(hand, scored),
     )
-    row_insert(stored)  # its INSERT compiled once per process: a submit's hottest write
-    version_keep(
-        locked, next_number, HandAction.ENTER, None, stored.record, entered_by, entered_by_name
+    trace = version_keep(
+        locked,
+        next_number,
+        HandAction.ENTER,
+        None,
+        stored.record,
+        entered_by,
+        entered_by_name,
+        save=False,
     )
-    score_apply(locked, score)
+    changed = score_apply(locked, score, save=False)
+    # The hand, its trace and the game's totals: one statement on PostgreSQL, each compiled
+    # once per process (a submit's hottest writes).
+    rows_write((stored, trace), locked, SCORE_FIELDS)
+    if changed:
+        game_result_changed.send(sender=Game, game=locked)
     return HandRecorded(stored, True, score, (*so_far_rows, stored) if rows else ())
 
 

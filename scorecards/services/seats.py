@@ -12,8 +12,10 @@ from django.utils.translation import gettext as _
 from leagues.clubs.roles import SEAT_CLAIM, SEAT_RELEASE
 from scorecards.game_state import game_facts, game_now_of
 from scorecards.models import Game, Seat, SeatClaim, SeatRelease
-from scorecards.services.state import (
+from scorecards.services.refusals import (
     HandRefused,
+)
+from scorecards.services.state import (
     actor_locked,
     confirm_asked_of,
     game_locked,

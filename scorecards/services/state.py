@@ -1,16 +1,20 @@
-"""What every writing service of a game shares: the refusals it raises, the game read and
-locked for writing, the engine's result copied onto the game row, the history of a hand, and
-who asks (`actor_locked`) checked against the policy on the locked picture (`policy_check`)."""
+"""What every writing service of a game shares: the refusals it raises
+(`scorecards.services.refusals`), the game read and locked for writing, the engine's result
+copied onto the game row, the history of a hand, and who asks (`actor_locked`) checked against
+the policy on the locked picture (`policy_check`)."""
 
 from __future__ import annotations
 
+import datetime
+import json
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
+from django.db import connection
+from django.db.models import BooleanField, Exists, F, OuterRef, QuerySet, Subquery, TextField
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -37,85 +41,15 @@ from scorecards.rules import (
     game_score,
     points_leader,
 )
-
-
-class HandConflict(Exception):
-    """Another phone entered this hand number first. Carries the hand that is already there."""
-
-    def __init__(self, existing: Hand) -> None:
-        self.existing = existing
-        who = existing.entered_by_name or _("another phone")
-        super().__init__(
-            _("hand %(number)s was already entered by %(who)s")
-            % {"number": existing.number, "who": who}
-        )
-
-
-class HandRefused(Exception):
-    """A write the record refuses in its present state, or to this person. `status` is the
-    machine word of the JSON answer, `http_status` its status code, `str()` the sentence shown
-    to the player (what happened and what to do next)."""
-
-    status = "refused"
-    http_status = 409
-
-    def __init__(self, message: str, **details: object) -> None:
-        self.message = message
-        self.details = details
-        super().__init__(message)
-
-
-class GameClosed(HandRefused):
-    """The game is over (finished or abandoned), its round closed or its night ended: only a
-    correction changes its hands."""
-
-    status = "closed"
-
-
-class SeasonClosed(GameClosed):
-    """The game's season is closed: an archive whose games take no hand, undo, correction or
-    confirmation until an owner reopens it."""
-
-
-class RoundOver(GameClosed):
-    """The table has played every hand of its tournament round: no more hands are entered."""
-
-    status = "round_over"
-
-
-class HandUndone(HandRefused):
-    """The hand was taken back (its idempotency key stays spent)."""
-
-    status = "undone"
-
-
-class HandConfirmed(HandRefused):
-    """The hand was confirmed by the other side: only a correction changes it now."""
-
-    status = "confirmed"
-
-
-class NotAllowed(HandRefused):
-    """This person may not do this (no power, not seated on the right side)."""
-
-    status = "forbidden"
-    http_status = 403
-
-
-class ReasonMissing(HandRefused):
-    """A correction of a game that is over, or an abandon, needs a reason."""
-
-    status = "invalid"
-    http_status = 422
-
-
-@dataclass(frozen=True)
-class HandRecorded:
-    hand: Hand
-    created: bool  # False when the idempotency key had been seen: nothing was written
-    score: GameScore
-    # Every hand of the game after the call, in order: the sheet renders them, read once.
-    hands: tuple[Hand, ...] = ()
+from scorecards.services.refusals import (
+    GameClosed,
+    HandConfirmed,
+    HandRefused,
+    HandUndone,
+    NotAllowed,
+    RoundOver,
+    SeasonClosed,
+)
 
 
 def _games_locked(place: dict[str, Any], related: bool) -> QuerySet[Game]:
@@ -126,7 +60,11 @@ def _games_locked(place: dict[str, Any], related: bool) -> QuerySet[Game]:
 
 
 def games_locked(
-    key: uuid.UUID | None = None, *, by_id: int | None = None, related: bool = False
+    key: uuid.UUID | None = None,
+    *,
+    by_id: int | None = None,
+    related: bool = False,
+    hands: bool = False,
 ) -> QuerySet[Game]:
     """The games as a write reads them, each locked (`game_locked`), with their club when
     `related` (the season's closing is read with them in any case): for a caller that adds
@@ -147,7 +85,30 @@ def games_locked(
         # Who asks, in the same statement: the role `actor_locked` reads.
         roles = Membership.objects.filter(club_id=OuterRef("club_id"), user_id=by_id)
         games = games.annotate(_by_role=Subquery(roles.values("role")[:1]))
+    if hands and connection.vendor == "postgresql":
+        games = games.annotate(**_hands_columns())
     return games
+
+
+def _hands_columns() -> dict[str, RawSQL]:
+    """The game's hands as `hands_so_far(rows=False)` reads them, in the locked read's own
+    statement (one round trip fewer), and whether they are the hands of the row it locked.
+    A statement that waited for the lock returns the row as the writer before it left it, but
+    reads every other row as they stood when the statement began: then the game row of that
+    first moment (its `xmin`, the transaction that wrote it) is not the row locked, and
+    `hands_so_far` reads the hands again."""
+    game = connection.ops.quote_name(Game._meta.db_table)
+    hand = connection.ops.quote_name(Hand._meta.db_table)
+    columns = ", ".join(f"h.{connection.ops.quote_name(name)}" for name in HandValues._fields)
+    listed = (
+        f"(SELECT json_agg(json_build_array({columns}) ORDER BY h.number)::text"
+        f" FROM {hand} h WHERE h.game_id = {game}.id)"
+    )
+    fresh = f"((SELECT g.xmin FROM {game} g WHERE g.id = {game}.id) = {game}.xmin)"
+    return {
+        "_hands_listed": RawSQL(listed, (), output_field=TextField()),
+        "_hands_fresh": RawSQL(fresh, (), output_field=BooleanField()),
+    }
 
 
 def locked_check(game: Game) -> None:
@@ -169,8 +130,9 @@ def game_locked(game_id: int, key: uuid.UUID | None = None, *, by: User | None =
 
 def key_spent_of(game: Game, key: uuid.UUID) -> SpentKey | None:
     """The spent key `key` of a locked `game`: no query when the lock's read answered for
-    it and found none."""
-    if getattr(game, "_key_asked", None) == key and not getattr(game, "_key_spent", False):
+    it, found none, and read what the game's last writer left (`_hands_columns`)."""
+    asked = getattr(game, "_key_asked", None) == key and getattr(game, "_hands_fresh", True)
+    if asked and not getattr(game, "_key_spent", False):
         return None
     return key_spent(key)
 
@@ -182,8 +144,19 @@ def hands_so_far(game: Game, *, rows: bool = True) -> Sequence[Any]:
     (changed since entered), which the sheet marks (`table_phone.corrected_numbers`)."""
     if rows:
         return compiled_once("hands_so_far", _hands_marked, game_id=(1, 2)).rows(game_id=game.pk)
+    if "_hands_listed" in vars(game) and game._hands_fresh:  # type: ignore[attr-defined]
+        listed: str | None = vars(game).pop("_hands_listed")  # read once: a write follows
+        return [_hand_listed(*row) for row in json.loads(listed or "[]")]
     values = compiled_once("hands_so_far_values", _hand_values, game_id=(1, 2))
     return [HandValues._make(row) for row in values.values(game_id=game.pk)]
+
+
+def _hand_listed(
+    number: int, record: dict, key: str, confirmed_at: str | None, by_name: str
+) -> HandValues:
+    """A hand of `_hands_columns`'s list, as its columns read."""
+    at = None if confirmed_at is None else datetime.datetime.fromisoformat(confirmed_at)
+    return HandValues(number, record, uuid.UUID(key), at, by_name)
 
 
 def _hands_marked(game_id: int) -> QuerySet[Hand]:
@@ -231,8 +204,10 @@ SCORE_FIELDS = ["scores", "target", "next_dealer", "hand_count", "status", "winn
 SCORE_FIELDS += ["finish_reason", "finished_at", "updated_at"]
 
 
-def score_apply(game: Game, score: GameScore) -> None:
-    """Copy the engine's result into the cached fields of the game row (and save it)."""
+def score_apply(game: Game, score: GameScore, *, save: bool = True) -> bool:
+    """Copy the engine's result into the cached fields of the game row (and save it). Answers
+    whether the game's result changed. `save=False`: the row is left unsaved, for a caller that
+    saves `SCORE_FIELDS` with its other rows, then sends `game_result_changed` when True."""
     was_finished = game.status == GameStatus.FINISHED
     game.scores = list(score.scores)
     game.target = score.target
@@ -255,11 +230,14 @@ def score_apply(game: Game, score: GameScore) -> None:
         game.winner = None
         game.finish_reason = ""
         game.finished_at = None
-    row_update(game, SCORE_FIELDS)  # compiled once: every hand entered saves these
     # Standings and ratings: a game that finishes, or a finished game that changes (a hand
     # corrected or undone), queues their rebuild once this transaction commits.
-    if was_finished or score.finished or game.status != GameStatus.IN_PROGRESS:
-        game_result_changed.send(sender=Game, game=game)
+    changed = was_finished or score.finished or game.status != GameStatus.IN_PROGRESS
+    if save:
+        row_update(game, SCORE_FIELDS)  # compiled once: every hand entered saves these
+        if changed:
+            game_result_changed.send(sender=Game, game=game)
+    return changed
 
 
 def version_keep(
@@ -272,8 +250,10 @@ def version_keep(
     by_name: str,
     *,
     reason: str = "",
-) -> None:
-    """Keep the trace of one change to hand `number`: who, what, before and after (and why)."""
+    save: bool = True,
+) -> HandVersion:
+    """Keep the trace of one change to hand `number`: who, what, before and after (and why).
+    `save=False`: the trace unsaved, for a caller that writes it with its other rows."""
     version = HandVersion(
         game=game,
         number=number,
@@ -284,7 +264,9 @@ def version_keep(
         by_name=by_name[:80],
         reason=reason[:200],
     )
-    row_insert(version)
+    if save:
+        row_insert(version)
+    return version
 
 
 def hand_fields(hand: HandInput, scored: HandScore) -> dict:

@@ -13,8 +13,8 @@ from scorecards.models import Game
 from scorecards.rules import HandInput
 from scorecards.selectors import seat_names
 from scorecards.services.hands import hand_record
+from scorecards.services.refusals import HandRecorded, HandRefused
 from scorecards.services.seats import seat_claim
-from scorecards.services.state import HandRecorded, HandRefused
 
 
 @dataclass(frozen=True)
