@@ -19,26 +19,11 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from leagues.standings.derived import BATCH, COUNTERS, KAISER_KINDS, LeftOut, games_scored
+from leagues.standings.derived import BATCH, KAISER_KINDS, LeftOut, games_scored
 from scorecards.models import Game
 from scorecards.rules import NO_TRUMP_KINDS, GameScore, PotAccount, Rules, rules_build
 from scorecards.rules.record_quick import record_quick
 from scorecards.selectors import games_records_stream, games_seats, games_where
-
-# The rows `game_counters` writes hold COUNTERS in their order (the stored summaries' text).
-_COUNTER_ORDER = (
-    "games",
-    "wins",
-    "draws",
-    "hands",
-    "bids_attempted",
-    "bids_made",
-    "nt_bids_made",
-    "kaisers",
-    "times_set",
-    "pot_balance",
-)
-assert _COUNTER_ORDER == COUNTERS, "game_counters writes its rows' counters by name"
 
 # Seat names for the record (the document names the sides by them): their place, as text.
 _NAMES = tuple(str(seat) for seat in range(32))
@@ -86,7 +71,7 @@ def game_counters(
     rules = score.rules
     seat_count = rules.seats
     # Tallied by seat (a bid is its bidder's) and by side (a set is the bidding side's), then
-    # each row written at once, in COUNTERS' order (`_COUNTER_ORDER`).
+    # each row written at once with every one of COUNTERS (the summaries' text names them).
     attempted, made, no_trump, kaisers = ([0] * seat_count for _ in range(4))
     set_on = [0] * rules.side_count
     played = played_hands(score)
