@@ -217,3 +217,24 @@ def test_a_deletion_missed_by_the_broker_is_caught_by_reconciliation(club, seaso
     rebuild.derived_data_rebuild_all()
     assert PlayerStanding.objects.filter(season=autumn).count() == 0
     assert standings_services.derived_data_stale() == ([], [])
+
+
+def test_a_failed_update_by_one_game_names_its_season_and_records_its_club(
+    club, seasons, by_name, monkeypatch, caplog
+):
+    autumn, _winter = seasons
+    two_games(club, autumn, by_name)
+    game = Game.objects.filter(season=autumn).order_by("pk").last()
+
+    def broken(season_id, game_ids):
+        raise DataError("integer out of range")
+
+    monkeypatch.setattr(rebuild, "standings_update", broken)
+    # Then the whole season is counted again, which works: only the update is reported.
+    monkeypatch.setattr(rebuild, "_standings_write", lambda season, left_out: None)
+    with caplog.at_level("ERROR", logger=rebuild.log.name):
+        rebuild.standings_rebuild(season_id=autumn.pk, game_ids=[game.pk])
+    assert f"the standings rebuild of season {autumn.pk} failed" in caplog.text
+    assert "None" not in caplog.text
+    failure = RebuildFailure.objects.get(season=autumn)
+    assert (failure.club_id, failure.error) == (club.pk, "DataError: integer out of range")

@@ -94,7 +94,9 @@ def _rebuild_isolated(
     except TRANSIENT_ERRORS:
         raise
     except Exception as exc:  # isolate: one season never stops the others
-        log.exception("the %s rebuild of club %s season %s failed", kind, club_id, season_id)
+        # (The update of one game knows its season, not yet its club.)
+        where = f"season {season_id}" if club_id is None else f"club {club_id} season {season_id}"
+        log.exception("the %s rebuild of %s failed", kind, where)
         error = f"{type(exc).__name__}: {exc}"
         _failure_record(
             kind=kind, club_id=club_id, season_id=season_id, error=error, left_out=left_out
