@@ -1,6 +1,6 @@
 """Querysets built once per process and cloned for each request (`built_once`); the hottest
 statements compiled once and run with each request's values (`compiled_once`, `row_insert`,
-`row_update`, `rows_write`).
+`row_update`, `rows_insert_then_update`; the UPDATE of one row by its id: `update_sql`).
 
 Building a queryset (resolving its annotations and joins through the models) costs as much as
 compiling it, on every request. A queryset that is never evaluated itself can be kept and
@@ -257,7 +257,7 @@ def row_insert(obj: Any) -> None:
     _inserted(obj, pk)
 
 
-def _update_sql(model: Any, fields: Sequence[str]) -> str:
+def update_sql(model: Any, fields: Sequence[str]) -> str:
     """The UPDATE of `fields` of one `model` row by its id, written once per process."""
     from django.db import DEFAULT_DB_ALIAS, connections
 
@@ -313,7 +313,7 @@ def row_update(obj: Any, fields: Sequence[str]) -> None:
     if signals.pre_save.has_listeners(model):
         obj.save(update_fields=fields)
         return
-    sql = _update_sql(model, fields)
+    sql = update_sql(model, fields)
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         cursor.execute(sql, _update_values(obj, fields))
         if cursor.rowcount != 1:
@@ -333,7 +333,7 @@ _updates: dict[Hashable, str] = {}
 _together: dict[Hashable, str] = {}
 
 
-def rows_write(inserts: Sequence[Any], updated: Any, fields: Sequence[str]) -> None:
+def rows_insert_then_update(inserts: Sequence[Any], updated: Any, fields: Sequence[str]) -> None:
     """`row_insert` of each of `inserts`, then `row_update(updated, fields)`: the same rows,
     the same ids set, the same `post_save`, the same DatabaseError when `updated` is no row
     (after the inserts: the caller's transaction undoes them). On PostgreSQL in one statement;
@@ -357,7 +357,7 @@ def rows_write(inserts: Sequence[Any], updated: Any, fields: Sequence[str]) -> N
     sql = _together.get(key)
     if sql is None:
         parts = [f"i{n} AS ({insert[1]})" for n, insert in enumerate(kept)]  # type: ignore[index]
-        parts.append(f"u AS ({_update_sql(type(updated), fields)} RETURNING 1)")
+        parts.append(f"u AS ({update_sql(type(updated), fields)} RETURNING 1)")
         ids = ", ".join(f"(SELECT * FROM i{n})" for n in range(len(kept)))
         sql = f"WITH {', '.join(parts)} SELECT {ids}, (SELECT count(*) FROM u)"
         with _lock:

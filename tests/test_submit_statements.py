@@ -18,7 +18,7 @@ from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
 from kaiser_league import query_memo
-from kaiser_league.query_memo import compiled_once, row_insert, row_update, rows_write
+from kaiser_league.query_memo import compiled_once, row_insert, row_update, rows_insert_then_update
 from leagues.clubs.models import Membership, Role, Season
 from leagues.tournaments.services import entry_register, round_draw, tournament_create
 from scorecards import poll
@@ -252,8 +252,8 @@ def test_a_row_updated_once_compiled_saves_its_fields_and_says_so(game) -> None:
 
 
 def test_rows_written_together_are_the_rows_save_writes(game) -> None:
-    """`rows_write`: the rows `save()` would write, their ids set, the game's `post_save`
-    sent (the poll's version follows it), in one statement on PostgreSQL."""
+    """`rows_insert_then_update`: the rows `save()` would write, their ids set, the game's
+    `post_save` sent (the poll's version follows it), in one statement on PostgreSQL."""
     sent: list[frozenset] = []
 
     def heard(sender, instance, update_fields, **kwargs) -> None:
@@ -269,12 +269,12 @@ def test_rows_written_together_are_the_rows_save_writes(game) -> None:
     together = (version(6), version(7))
     before = game.updated_at
     game.hand_count, game.scores = 9, [40, 12]
-    post_save.connect(heard, sender=Game, dispatch_uid="test_rows_write")
+    post_save.connect(heard, sender=Game, dispatch_uid="test_rows_insert_then_update")
     try:
         with CaptureQueriesContext(connection) as queries:
-            rows_write(together, game, ["hand_count", "scores", "updated_at"])
+            rows_insert_then_update(together, game, ["hand_count", "scores", "updated_at"])
     finally:
-        post_save.disconnect(dispatch_uid="test_rows_write", sender=Game)
+        post_save.disconnect(dispatch_uid="test_rows_insert_then_update", sender=Game)
     assert len(queries) == (1 if connection.vendor == "postgresql" else 3)
     assert sent == [frozenset({"hand_count", "scores", "updated_at"})]
     stored = {pk: _columns(row) for pk, row in HandVersion.objects.in_bulk().items()}
@@ -295,7 +295,9 @@ def test_rows_written_together_for_no_game_row_are_refused_whole(game) -> None:
     count = HandVersion.objects.count()
     game.pk = game.pk + 1000
     with pytest.raises(DatabaseError), transaction.atomic():
-        rows_write([HandVersion(game_id=game.pk - 1000, number=3, by_name="Ann")], game, ["target"])
+        rows_insert_then_update(
+            [HandVersion(game_id=game.pk - 1000, number=3, by_name="Ann")], game, ["target"]
+        )
     assert HandVersion.objects.count() == count
 
 

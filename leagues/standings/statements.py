@@ -18,7 +18,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Model, QuerySet
 
-from kaiser_league.query_memo import compiled_once
+from kaiser_league.query_memo import compiled_once, update_sql
 from leagues.standings.rows import rows_write
 from scorecards.hooks import place_annotations, uncounted_games
 
@@ -103,24 +103,14 @@ def commit_unwaited() -> None:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
-_updates: dict[Hashable, str] = {}
-
-
 def rows_set(model: type[Model], fields: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """Write `fields` of the rows `rows` of `model` (each its id, then the values of `fields`,
-    as Python holds them), one UPDATE written once per model and fields, run over them all.
+    as Python holds them), by the one row's UPDATE (`query_memo.update_sql`) run over them all.
     As `QuerySet.update`: no signal is sent."""
     if not rows:
         return
-    meta = model._meta
-    columns: list[Any] = [meta.get_field(name) for name in fields]
-    key = (model, tuple(fields), connection.vendor)
-    sql = _updates.get(key)
-    if sql is None:
-        quote = connection.ops.quote_name
-        assigned = ", ".join(f"{quote(field.column)} = %s" for field in columns)
-        sql = f"UPDATE {quote(meta.db_table)} SET {assigned} WHERE {quote(meta.pk.column)} = %s"
-        _updates[key] = sql
+    columns: list[Any] = [model._meta.get_field(name) for name in fields]
+    sql = update_sql(model, fields)
     params = [
         [
             *(

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from kaiser_league.query_memo import rows_write
+from kaiser_league.query_memo import rows_insert_then_update
 from leagues.clubs.models import Club, Player, Season, name_key
 from leagues.clubs.roles import HAND_CORRECT, HAND_ENTER, HAND_UNDO
 from scorecards.game_state import game_facts, game_now_of
@@ -285,7 +285,7 @@ def _hand_append(
     changed = score_apply(locked, score, save=False)
     # The hand, its trace and the game's totals: one statement on PostgreSQL, each compiled
     # once per process (a submit's hottest writes).
-    rows_write((stored, trace), locked, SCORE_FIELDS)
+    rows_insert_then_update((stored, trace), locked, SCORE_FIELDS)
     if changed:
         game_result_changed.send(sender=Game, game=locked)
     return HandRecorded(stored, True, score, (*so_far_rows, stored) if rows else ())
