@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, transaction
-from django.db.models import Exists, F, Q, QuerySet
+from django.db.models import Exists, F, QuerySet
 from django.utils import timezone
 
 from kaiser_league.query_memo import row_update
@@ -46,6 +46,7 @@ from leagues.standings.nights import NIGHT_FIGURES, SeasonNight, season_nights
 from leagues.standings.runs import line_runs
 from leagues.standings.statements import (
     TIMES,
+    change_seen,
     commit_unwaited,
     counted_shape,
     ids_rows,
@@ -61,7 +62,6 @@ from leagues.standings.summaries import (
     summary_readable,
 )
 from scorecards.hooks import ANNOTATION_PREFIX, place_annotations
-from scorecards.models import GameStatus
 from scorecards.selectors import games_where
 
 # The integer figures a row adds up (the rest, win % and average, follow from them).
@@ -349,9 +349,7 @@ def _nights_count_again(season: Season, nights: Sequence[SeasonNight]) -> None:
 def _changed(season_id: int, since: Any) -> QuerySet[Any]:
     """The games of the season changed since `since` (when its rows were last whole) in a way
     its standings see: a finished game, or one they counted (it has a summary)."""
-    matters = Q(status=GameStatus.FINISHED) | Q(standings_summary__isnull=False)
-    # A confirmation touches its game's updated_at too.
-    return games_where(season=season_id).filter(updated_at__gte=since).filter(matters)
+    return games_where(season=season_id).filter(updated_at__gte=since).filter(change_seen())
 
 
 def _waiting_games(season: Season, since: Any) -> list[int]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet, Subquery
+from django.db.models import Count, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -34,6 +34,7 @@ from leagues.standings.models import (
 from leagues.standings.rows import newer_snapshot_exists, rows_replace
 from leagues.standings.statements import (
     TIMES,
+    change_seen,
     commit_unwaited,
     counted_shape,
     ids_rows,
@@ -50,7 +51,6 @@ from leagues.standings.summaries import (
     summary_counts,
     summary_current,
 )
-from scorecards.models import GameStatus
 from scorecards.selectors import games_where
 
 
@@ -75,11 +75,9 @@ def _game_placed(game_id: int, club_id: int) -> QuerySet[Any]:
 
 def _changed_since(club_id: int, since: Any, game_id: int) -> QuerySet[Any]:
     """A game of the club other than `game_id` changed since `since` (when its ratings were
-    computed) in a way they see: one that is finished, or was counted once (it has a summary).
-    Games in play change all the time and do not matter."""
+    computed) in a way they see (`statements.change_seen`)."""
     changed = games_where(club=club_id).filter(updated_at__gt=since).exclude(pk=game_id)
-    matters = Q(status=GameStatus.FINISHED) | Q(standings_summary__isnull=False)
-    return changed.filter(matters).order_by().values_list("pk")[:1]
+    return changed.filter(change_seen()).order_by().values_list("pk")[:1]
 
 
 def _players_rated(ids: list[int], club_id: int) -> QuerySet[Any]:
@@ -180,8 +178,8 @@ def ratings_append(club_id: int, game_id: int) -> RatingSnapshot | None:
             figures = (point.mu, point.sigma, point.ordinal, played[point.player_id])
             row = stored.get(point.player_id)
             if row is None:
-                new.append(dict(zip(_RATING, figures, strict=True), club_id=club_id))
-                new[-1]["player_id"] = point.player_id
+                fields = dict(zip(_RATING, figures, strict=True))
+                new.append({**fields, "club_id": club_id, "player_id": point.player_id})
             else:
                 updated.append((row[1], *figures))
         rows_set(PlayerRating, _RATING, updated)

@@ -31,8 +31,8 @@ from leagues.standings.models import (
     RebuildKind,
     StandingsSnapshot,
 )
+from leagues.standings.statements import change_seen
 from leagues.standings.summaries import older_format_summaries
-from scorecards.models import GameStatus
 from scorecards.selectors import games_where
 
 log = logging.getLogger(__name__)
@@ -265,10 +265,7 @@ def derived_data_stale() -> tuple[list[int], list[int]]:
     them, and the figures they add, such as the pot balances, without waiting for a game to
     change). A season or club whose last rebuild failed is not retried until something
     changes."""
-    # Games in play change all the time and count for nothing; a finished game, or one that
-    # counted (it has a summary), does. A confirmation touches its game's updated_at.
-    matters = Q(games__status=GameStatus.FINISHED) | Q(games__standings_summary__isnull=False)
-    changed = Max("games__updated_at", filter=matters)
+    changed = Max("games__updated_at", filter=change_seen("games__"))
     confirmed = Value(None, output_field=DateTimeField())
     older = older_format_summaries()
     # A line of a season counted by a release that did not keep the day last played and the

@@ -16,11 +16,12 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 
 from kaiser_league.query_memo import compiled_once, update_sql
 from leagues.standings.rows import rows_write
 from scorecards.hooks import place_annotations, uncounted_games
+from scorecards.models import GameStatus
 
 _SIZES = (1, 2, 4, 8, 16, 32, 64, 128)
 # Two times to compile a statement with (a time's slot is written as the database takes it).
@@ -30,6 +31,14 @@ TIMES = (
 )
 # Sample ids the statements are compiled with: distinct, and unlike any other sample value.
 _FIRST, _OTHER = 1_000_000_001, 2_000_000_001
+
+
+def change_seen(path: str = "") -> Q:
+    """The games whose changes derived data sees (`path`: the way to them, `"games__"` from a
+    season or a club): a finished game, or one counted once (it has a summary). Games in play
+    change all the time and count for nothing; a confirmation touches its game's updated_at."""
+    finished = Q(**{f"{path}status": GameStatus.FINISHED})
+    return finished | Q(**{f"{path}standings_summary__isnull": False})
 
 
 _shapes: dict[tuple[Any, ...], tuple[Any, ...]] = {}
