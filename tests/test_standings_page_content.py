@@ -159,3 +159,18 @@ def test_a_night_held_shows_in_the_attendance_on_the_next_load(alice, club, seas
     night_held(club, season, names, datetime.date(2026, 10, 9))
     rebuild.standings_rebuild(season_id=season.pk)
     assert "2 club nights so far this season" in _page(alice, club)[1]
+
+
+@pytest.mark.parametrize("sort", [".", "a.b", "player.name,-games", "-.", "games.,"])
+def test_a_sort_with_a_dot_is_an_unknown_column(alice, club, season, sort, recwarn) -> None:
+    """No column's name holds a dot: such a sort is ignored as any unknown column is (the
+    known columns beside it still sort), never read as an accessor path."""
+    unknown = ",".join(a if "." not in a else "nosuch" for a in sort.split(","))
+    pages = []
+    for query in (sort, unknown):
+        cache.clear()
+        status, page = _page(alice, club, f"?sort={query}")
+        assert status == 200
+        pages.append(re.sub(r'name="next" value="[^"]*"', "", _without_tokens(page)))
+    assert pages[0] == pages[1]
+    assert not [w for w in recwarn if issubclass(w.category, DeprecationWarning)]

@@ -35,6 +35,20 @@ def name_ordered_rows(rows: Iterable[Any], name: Callable[[Any], str]) -> list[A
 PER_PAGE = 25
 
 
+def _order_set(table: tables.Table, value: Any) -> None:
+    """The table's order from `?sort=`, with every alias that holds a "." dropped first: no
+    column's name has one, and django-tables2 would read it as an old-style accessor path
+    (warning that it will refuse it in its next version) before finding no such column."""
+    aliases = value.split(",") if isinstance(value, str) else (value or ())
+    tables.Table.order_by.fset(table, [a for a in aliases if "." not in a])
+
+
+class _Sortable(tables.Table):
+    """A table sorted by `?sort=` alone through its columns' names, a hostile value ignored."""
+
+    order_by = property(tables.Table.order_by.fget, _order_set)
+
+
 class _Streak(tables.Column):
     def render(self, value: int) -> str:
         if value > 0:
@@ -80,7 +94,7 @@ class _Day(tables.Column):
         return value
 
 
-class _Figures(tables.Table):
+class _Figures(_Sortable):
     games = tables.Column(verbose_name=_("Games"), attrs=NUM)
     wins = tables.Column(verbose_name=_("Wins"), attrs=NUM)
     draws = tables.Column(verbose_name=_("Draws"), attrs=NUM)
@@ -146,7 +160,7 @@ class PartnershipStandingTable(_Figures):
         return f"{record.first.name} & {record.second.name}"
 
 
-class PlayerRatingTable(tables.Table):
+class PlayerRatingTable(_Sortable):
     player = tables.Column(verbose_name=_("Player"), order_by=("name_sort",))
     ordinal = _Number(verbose_name=_("Rating"), places=1)
     games = tables.Column(verbose_name=_("Games"), attrs=NUM)
