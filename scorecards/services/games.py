@@ -173,12 +173,10 @@ def games_delete(*, games: Iterable[Game]) -> int:
     counted in are updated without them. Returns how many games were deleted."""
     ids = [game.pk for game in games]
     with transaction.atomic():
-        # Locked: a hand going into one of them commits first (and is seen here) or waits.
+        # Not locked: a receiver first locks what it keeps of them (the standings' snapshot,
+        # which their writers lock before the games), and only then do the games go.
         rows = list(
-            Game.objects.select_for_update()
-            .filter(pk__in=ids)
-            .order_by("pk")
-            .values_list("pk", "season_id", "club_id")
+            Game.objects.filter(pk__in=ids).order_by("pk").values_list("pk", "season_id", "club_id")
         )
         season_games: dict[int, list[int]] = {}
         club_games: dict[int, list[int]] = {}
