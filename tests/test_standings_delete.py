@@ -7,13 +7,16 @@ game never rated leaves the ratings as they are."""
 from __future__ import annotations
 
 import datetime
+import itertools
 from collections import Counter
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
-from leagues.clubs.models import Season
+from leagues.clubs.models import Player, Season
 from leagues.standings import rebuild, services, summaries, tasks
 from leagues.standings.models import (
     GameSummary,
@@ -161,3 +164,59 @@ def test_a_game_never_rated_leaves_the_ratings_and_one_rated_rebuilds_them(
     assert RatingSnapshot.objects.get(club=club).computed_at > rated_at
     assert StandingsSnapshot.objects.get(season=season).games == 1
     assert stored(season) == from_nothing(season)
+
+
+counter = itertools.count()
+GAMES = st.lists(
+    st.tuples(st.permutations(range(6)), st.sampled_from((0, 1, 2)), st.integers(0, 4)),
+    min_size=2,
+    max_size=8,
+)
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(games=GAMES, data=st.data())
+def test_deletions_in_any_order_equal_a_rebuild_from_nothing(
+    club, django_capture_on_commit_callbacks, games, data
+):
+    """Games finished or not, on various days, deleted a few at a time, some deletions' update
+    lost (the next one, or the reconciliation, takes them off): after each, the standings
+    equal a rebuild from nothing."""
+    n = next(counter)
+    season = Season.objects.create(
+        club=club, name=f"Deletions {n}", starts_on=datetime.date(2026, 9, 1)
+    )
+    people = [Player.objects.create(club=club, name=f"D{n}-{i}") for i in range(6)]
+    played = []
+    for order, hands, day in games:
+        with django_capture_on_commit_callbacks(execute=True):
+            game = game_start(
+                seats=[people[i] for i in order[:4]],
+                rules=rules_build({"preset": "standard"}),
+                club=club,
+                season=season,
+                played_on=datetime.date(2026, 10, 1 + day),
+            )
+            for hand in (GAME_1, GAME_2, GAME_1[:3])[hands]:
+                hand_record(game=game, hand=hand)
+        played.append(game)
+    lost = False
+    while played:
+        chosen = data.draw(st.lists(st.sampled_from(played), min_size=1, max_size=3, unique=True))
+        lose = data.draw(st.booleans())
+        with django_capture_on_commit_callbacks(execute=not lose):
+            games_delete(games=chosen)
+        played = [game for game in played if game not in chosen]
+        lost = lost or lose
+        if not lose:
+            assert stored(season) == from_nothing(season)
+            lost = False
+    if lost:
+        tasks.derived_data_reconcile()
+    assert stored(season) == from_nothing(season)
+    assert StandingsSnapshot.objects.filter(season=season, gone__isnull=False).count() == 0
+    event(f"repaired by the reconciliation: {'yes' if lost else 'no'}")

@@ -43,7 +43,8 @@ def games_gone_keep(
     """In the transaction that deletes games `season_games` ({season: game ids}), before they
     go: keep on each season's snapshot the stored summaries of those its rows count, and count
     the deletion. Returns the seasons to rebuild from nothing, and those to update by their
-    deleted games ({season: ids}); a season whose rows count none of them needs neither. A few
+    deleted games ({season: ids}); a season whose rows count none of them (and none deleted
+before) needs neither. A few
     statements per season, whatever its size."""
     full: list[int] = []
     update: dict[int, list[int]] = {}
@@ -63,7 +64,8 @@ def games_gone_keep(
             or len(kept) + len(counted) > GONE_MOST
         ):
             full.append(season_id)
-        elif counted:
+        elif counted or kept:
+            # (Kept already: a deletion's update was lost. This one takes them off too.)
             update[season_id] = ids
             kept.update(counted)
             snapshot.gone = [{"game_id": pk, **summary} for pk, summary in sorted(kept.items())]
