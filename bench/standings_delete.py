@@ -75,7 +75,12 @@ def deletes_timed(club, season, deletes: int, connection) -> None:
     print(f"standings delete bench on {connection.vendor}: {hands:,} hands")
     sent: list[dict] = []
     send = standings_services.derived_data_send
-    standings_services.derived_data_send = lambda **kwargs: sent.append(kwargs) or True
+
+    def caught(**kwargs) -> bool:
+        sent.append(kwargs)
+        return True
+
+    standings_services.derived_data_send = caught
     games = list(season.games.order_by("pk").values_list("pk", flat=True))
     step = max(1, len(games) // (deletes + 1))
     request: list[tuple[float, float, int]] = []

@@ -43,9 +43,8 @@ def games_gone_keep(
     """In the transaction that deletes games `season_games` ({season: game ids}), before they
     go: keep on each season's snapshot the stored summaries of those its rows count, and count
     the deletion. Returns the seasons to rebuild from nothing, and those to update by their
-    deleted games ({season: ids}); a season whose rows count none of them (and none deleted
-before) needs neither. A few
-    statements per season, whatever its size."""
+    deleted games ({season: ids}); a season whose rows count none of them (nor any deleted
+    before) needs neither. A few statements per season, whatever its size."""
     full: list[int] = []
     update: dict[int, list[int]] = {}
     for season_id, game_ids in sorted(season_games.items()):
