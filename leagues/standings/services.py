@@ -281,13 +281,13 @@ def derived_data_queue(*, game: Any) -> None:
 
 
 def derived_data_stale() -> tuple[list[int], list[int]]:
-    """Seasons and clubs whose snapshot is missing (a game deleted it) or older than a change
-    to their finished or counted games (a hand entered, corrected, undone or confirmed, a game
-    finished or abandoned), or with a game summary of another format than this release's (a
-    new release computes them, and the figures they add, such as the pot balances, without
-    waiting for a game to change), or a season whose deleted games its rows still count (their
-    update lost: `leagues.standings.gone`). A season or club whose last rebuild failed is not
-    retried until something changes."""
+    """Seasons and clubs whose snapshot is missing (never made, or marked stale) or older than
+    a change to their finished or counted games (a hand entered, corrected, undone or
+    confirmed, a game finished or abandoned), or with a game summary of another format than
+    this release's (a new release computes them, and the figures they add, such as the pot
+    balances, without waiting for a game to change), or a season whose rows still count games
+    deleted since (their update lost: `leagues.standings.gone`). A season or club whose last
+    rebuild failed is not retried until something changes."""
     changed = Max("games__updated_at", filter=change_seen("games__"))
     confirmed = Value(None, output_field=DateTimeField())
     older = older_format_summaries()
