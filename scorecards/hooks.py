@@ -6,8 +6,9 @@ Scorecards sits below standings and tournaments (CONTRIBUTING.md): it announces,
   transaction, when what a game counts for may have changed: it finished, a hand of a finished
   game was corrected, undone or confirmed, or it was abandoned. Receivers queue their work with
   `transaction.on_commit`, so nothing happens for a transaction that rolls back.
-- `games_deleted` (signal, keywords `season_ids`, `club_ids`): sent inside the transaction that
-  deleted games, with the seasons and clubs they belonged to.
+- `games_deleted` (signal, keywords `season_games`, `club_games`: {season or club id: the ids
+  of its games}): sent inside the transaction that deletes games, just before they go, so a
+  receiver still reads what it keeps of them (the standings' summaries go with them).
 - The table context: the room that seats games at tournament tables registers one
   `TableContext` (`table_context_register`). Scorecards reads through it where a game stands in
   its round, with the figures annotated on the game's own query, so no extra query is paid.

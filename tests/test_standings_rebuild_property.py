@@ -1,6 +1,7 @@
 """After any sequence of tournament nights (rounds closed by the next draw, by hand or by the
-night's end), table games, corrections and deletions, the standings and ratings the services
-keep up to date on their own (the rebuilds their hooks queue, run eagerly here) equal a rebuild
+night's end), table games, corrections and deletions (one game or several at once, the
+standings then updated without them), the standings and ratings the services keep up to date
+on their own (the rebuilds and updates their hooks queue, run eagerly here) equal a rebuild
 from nothing; and every finished game of the season counts, a table its round ended included."""
 
 from __future__ import annotations
@@ -168,6 +169,14 @@ class League:
         if games:
             games_delete(games=[rng.choice(games)])
 
+    def deletes(self, rng: random.Random) -> None:
+        """The admin's delete of several games at once (none a night's table), finished or
+        not: the standings are updated without them."""
+        tables = set(TournamentTable.objects.values_list("game_id", flat=True))
+        games = [g for g in self.games() if g.pk not in tables]
+        if games:
+            games_delete(games=rng.sample(games, min(len(games), rng.randint(2, 4))))
+
     # The figures, as stored and as a rebuild from nothing gives them.
 
     def stored(self) -> tuple:
@@ -224,7 +233,10 @@ class League:
         self.by_round = max(self.by_round, by_round)
 
 
-ACTIONS = ("night", "night", "game", "hand", "correct", "delete", "night_end", "round_end")
+ACTIONS = (
+    *("night", "night", "game", "game", "hand", "correct", "delete", "deletes"),
+    *("night_end", "round_end"),
+)
 STEPS = st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 2**32)), min_size=1, max_size=5)
 
 
@@ -248,3 +260,6 @@ def test_stored_standings_and_ratings_equal_a_rebuild_from_nothing(
     # Seen with --hypothesis-show-statistics: how often the tables a round ended were counted.
     event(f"games ended by the round counted: {'some' if league.by_round else 'none'}")
     event(f"steps: {1 + len(steps)}")
+    # How often games were deleted from a season with standings (updated without them).
+    deleted = StandingsSnapshot.objects.filter(season=league.season, deletions__gt=0).exists()
+    event(f"deletions updated by: {'their games' if deleted else 'none'}")

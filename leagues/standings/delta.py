@@ -1,11 +1,12 @@
 """A season's standings updated by the games that changed alone: each changed game's old
 contribution (its stored summary) is taken off the rows of its players and partnerships and
-its new one (its summary now) added, so one finished, corrected or abandoned game costs the
-same in a season of a hundred games and of a hundred thousand.
+its new one (its summary now) added, so one finished, corrected, abandoned or deleted game
+costs the same in a season of a hundred games and of a hundred thousand.
 
 This rests on one rule, kept by every writer of a season's rows (this module and the full
 rebuild, `leagues.standings.rebuild`, each in the transaction that writes the rows): the stored
-summaries of a season's games are exactly what its rows count (`summaries_of_season_keep`).
+summaries of a season's games, with those its snapshot keeps of its games deleted since
+(`leagues.standings.gone`), are exactly what its rows count (`summaries_of_season_keep`).
 Whenever that cannot be read (no snapshot yet, a summary of another format, a game the engine
 cannot score, a failure on record) the update gives up and the caller rebuilds from nothing,
 which is also the proof: tests/test_standings_rebuild_property.py holds the two equal.
@@ -34,6 +35,7 @@ from django.utils import timezone
 from kaiser_league.query_memo import row_update
 from leagues.clubs.models import Player, Season
 from leagues.standings.derived import COUNTERS, PLAYER_ONLY, LeftOut
+from leagues.standings.gone import gone_of
 from leagues.standings.models import (
     GameSummary,
     PartnershipStanding,
@@ -130,12 +132,17 @@ def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapsh
         # The season's other games changed since its rows were last whole are applied too:
         # the updates queued by a round's tables merge into the first to run, and the later
         # ones find their game already counted.
-        ids = sorted({*ids, *_waiting_games(season, snapshot.computed_at)})
+        # Deleted games the rows still count (`gone`) are taken off too: no summary of theirs
+        # is left but the one their snapshot keeps.
+        kept = gone_of(snapshot)
+        if kept is None:
+            return None
+        ids = sorted({*ids, *_waiting_games(season, snapshot.computed_at), *kept})
         left_out: list[LeftOut] = []
         now, fresh = summaries_now(season, ids, left_out)
-        if left_out:
+        if left_out or any(pk in now for pk in kept):
             return None
-        stored = summaries_stored(ids)
+        stored = {**summaries_stored(ids), **kept}
         if not all(summary_readable(summary) for summary in stored.values()):
             return None
         # A game whose stored summary is its summary now (the same version: nothing of it
@@ -175,7 +182,8 @@ def standings_update(season_id: int, game_ids: Iterable[int]) -> StandingsSnapsh
             # Nothing else of the season changed since the rows were last whole: they are
             # whole as of now (else the games still queued, or the reconciliation, catch up).
             snapshot.computed_at = started
-        row_update(snapshot, ("games", "hands", "computed_at"))
+        snapshot.gone = None
+        row_update(snapshot, ("games", "hands", "computed_at", "gone"))
     return snapshot
 
 

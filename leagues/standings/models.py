@@ -17,6 +17,13 @@ class StandingsSnapshot(models.Model):
     computed_at = models.DateTimeField()
     games = models.PositiveIntegerField(default=0)
     hands = models.PositiveIntegerField(default=0)
+    # The stored summaries of the season's games deleted since its rows were last updated, as
+    # the rows still count them (a list of their fields, `leagues.standings.gone`), or None:
+    # the next update takes them off. (Their own rows went with their games.)
+    gone = models.JSONField(null=True, blank=True)
+    # How many times games of the season were deleted while it had standings: a rebuild that
+    # sees it change while it reads the games may have counted a deleted one, and stores nothing.
+    deletions = models.PositiveIntegerField(default=0)
 
     class Meta:
         db_table = "leagues_standingssnapshot"

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from leagues.clubs.models import Club, Season
 from leagues.standings.delta import season_of, standings_update
 from leagues.standings.derived import PLAYER_ONLY, LeftOut, standings_compute
+from leagues.standings.gone import DELETIONS, deleted_since
 from leagues.standings.models import (
     PartnershipStanding,
     PlayerStanding,
@@ -184,7 +185,9 @@ def _standings_write(season_id: int, left_out: list[LeftOut]) -> StandingsSnapsh
 
 def _standings_written(season_id: int, left_out: list[LeftOut]) -> StandingsSnapshot | None:
     started = timezone.now()
-    season = Season.objects.select_related("club").filter(pk=season_id).first()
+    # With the deletions its snapshot counted, read before the games (`gone.deleted_since`).
+    seasons = Season.objects.select_related("club").filter(pk=season_id)
+    season = seasons.annotate(_deletions=DELETIONS).first()
     if season is None:
         return None
     fresh: list[FreshSummary] = []
@@ -197,7 +200,7 @@ def _standings_written(season_id: int, left_out: list[LeftOut]) -> StandingsSnap
     fields = (*StandingFigures.FIGURES, *StandingFigures.LINE)
     with transaction.atomic():
         snapshot = StandingsSnapshot.objects.select_for_update().filter(season=season).first()
-        if newer_snapshot_exists(snapshot, started):
+        if newer_snapshot_exists(snapshot, started) or deleted_since(snapshot, season._deletions):
             return None
         rows_replace(
             PlayerStanding.objects.filter(season=season),
@@ -222,7 +225,13 @@ def _standings_written(season_id: int, left_out: list[LeftOut]) -> StandingsSnap
         summaries_of_season_keep(season, counted)
         snapshot, _created = StandingsSnapshot.objects.update_or_create(
             season=season,
-            defaults={"computed_at": started, "games": game_count, "hands": hand_count},
+            # (Its rows count no deleted game: nothing kept of them is left to take off.)
+            defaults={
+                "computed_at": started,
+                "games": game_count,
+                "hands": hand_count,
+                "gone": None,
+            },
         )
         if not left_out:
             RebuildFailure.objects.filter(kind=RebuildKind.STANDINGS, season=season).delete()

@@ -22,10 +22,11 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from kaiser_league.celery import app as celery_app
 from leagues.clubs.models import Club, Season
-from leagues.standings import rebuild, runner
+from leagues.standings import gone, rebuild, runner
 from leagues.standings.models import (
     PlayerRating,
     PlayerStanding,
+    RatingPoint,
     RatingSnapshot,
     RebuildFailure,
     RebuildKind,
@@ -33,6 +34,7 @@ from leagues.standings.models import (
 )
 from leagues.standings.statements import change_seen
 from leagues.standings.summaries import older_format_summaries
+from scorecards.models import GameStatus
 from scorecards.selectors import games_where
 
 log = logging.getLogger(__name__)
@@ -47,7 +49,7 @@ def derived_data_mark_stale(
     *, season_ids: Iterable[int] = (), club_ids: Iterable[int] = ()
 ) -> None:
     """Say that the standings of `season_ids` and the ratings of `club_ids` no longer match
-    their games (a game was deleted, or stopped counting), and queue their rebuild after the
+    their games (games stopped counting, a player was merged), and queue their rebuild after the
     current transaction commits. The snapshot rows go, so even with the broker down the periodic
     reconciliation sees them stale; the figures shown stay until the rebuild replaces them."""
     season_ids = sorted({s for s in season_ids if s is not None})
@@ -60,11 +62,32 @@ def derived_data_mark_stale(
 
 
 def games_deleted_receive(
-    sender: Any, *, season_ids: Iterable[int], club_ids: Iterable[int], **kwargs: Any
+    sender: Any,
+    *,
+    season_games: Mapping[int, Iterable[int]],
+    club_games: Mapping[int, Iterable[int]],
+    **kwargs: Any,
 ) -> None:
-    """`scorecards.hooks.games_deleted`: the standings and ratings the games counted in are
-    stale."""
-    derived_data_mark_stale(season_ids=season_ids, club_ids=club_ids)
+    """`scorecards.hooks.games_deleted`, before the games go: each season's standings are
+    updated without them after the commit, their stored summaries kept until then
+    (`leagues.standings.gone`), or rebuilt from nothing when they cannot be; the ratings of
+    a club are rebuilt unless none of its games was ever rated (none finished, no rating after
+    one of them)."""
+    full, update = gone.games_gone_keep(season_games)
+    rated = [club for club, ids in club_games.items() if _rated_any(list(ids))]
+    StandingsSnapshot.objects.filter(season_id__in=full).delete()
+    RatingSnapshot.objects.filter(club_id__in=rated).delete()
+    if full or update or rated:
+        transaction.on_commit(
+            lambda: derived_data_send(season_ids=full, season_games=update, club_ids=rated),
+            robust=True,
+        )
+
+
+def _rated_any(game_ids: list[int]) -> bool:
+    """Whether any of the games may count in its club's ratings (finished now, or rated)."""
+    finished = games_where(ids=game_ids).filter(status=GameStatus.FINISHED)
+    return finished.exists() or RatingPoint.objects.filter(game_id__in=game_ids).exists()
 
 
 def night_changed_receive(
@@ -258,13 +281,13 @@ def derived_data_queue(*, game: Any) -> None:
 
 
 def derived_data_stale() -> tuple[list[int], list[int]]:
-    """Seasons and clubs whose snapshot is missing or older than a change to their finished
-    or counted games (a hand entered, corrected, undone or confirmed, a game finished,
-    abandoned or deleted),
-    or with a game summary of another format than this release's (a new release computes
-    them, and the figures they add, such as the pot balances, without waiting for a game to
-    change). A season or club whose last rebuild failed is not retried until something
-    changes."""
+    """Seasons and clubs whose snapshot is missing (never made, or marked stale) or older than
+    a change to their finished or counted games (a hand entered, corrected, undone or
+    confirmed, a game finished or abandoned), or with a game summary of another format than
+    this release's (a new release computes them, and the figures they add, such as the pot
+    balances, without waiting for a game to change), or a season whose rows still count games
+    deleted since (their update lost: `leagues.standings.gone`). A season or club whose last
+    rebuild failed is not retried until something changes."""
     changed = Max("games__updated_at", filter=change_seen("games__"))
     confirmed = Value(None, output_field=DateTimeField())
     older = older_format_summaries()
@@ -273,8 +296,12 @@ def derived_data_stale() -> tuple[list[int], list[int]]:
     unfilled = PlayerStanding.objects.filter(games__gt=0).filter(
         Q(last_played__isnull=True) | Q(last_game__isnull=True)
     )
-    season_older = Exists(older.filter(game__season=OuterRef("pk"))) | Exists(
-        unfilled.filter(season=OuterRef("pk"))
+    # Deleted games whose part in the rows is still to take off (`leagues.standings.gone`).
+    kept = StandingsSnapshot.objects.filter(gone__isnull=False)
+    season_older = (
+        Exists(older.filter(game__season=OuterRef("pk")))
+        | Exists(unfilled.filter(season=OuterRef("pk")))
+        | Exists(kept.filter(season=OuterRef("pk")))
     )
     club_older = Exists(older.filter(game__club=OuterRef("pk")))
     season_games = games_where(season=OuterRef("pk"))

@@ -169,17 +169,24 @@ def game_delete(*, game: Game, by: User | None) -> None:
 
 def games_delete(*, games: Iterable[Game]) -> int:
     """Delete games whatever they hold (the admin's delete) and announce it
-    (`scorecards.hooks.games_deleted`), so the standings and ratings they counted in are
-    rebuilt without them. Returns how many games were deleted."""
+    (`scorecards.hooks.games_deleted`, just before they go), so the standings and ratings they
+    counted in are updated without them. Returns how many games were deleted."""
     ids = [game.pk for game in games]
     with transaction.atomic():
-        rows = list(Game.objects.filter(pk__in=ids).values_list("season_id", "club_id"))
-        Game.objects.filter(pk__in=ids).delete()
-        games_deleted.send(
-            sender=Game,
-            season_ids=sorted({season for season, _club in rows if season is not None}),
-            club_ids=sorted({club for _season, club in rows if club is not None}),
+        # Not locked: a receiver first locks what it keeps of them (the standings' snapshot,
+        # which their writers lock before the games), and only then do the games go.
+        rows = list(
+            Game.objects.filter(pk__in=ids).order_by("pk").values_list("pk", "season_id", "club_id")
         )
+        season_games: dict[int, list[int]] = {}
+        club_games: dict[int, list[int]] = {}
+        for pk, season, club in rows:
+            if season is not None:
+                season_games.setdefault(season, []).append(pk)
+            if club is not None:
+                club_games.setdefault(club, []).append(pk)
+        games_deleted.send(sender=Game, season_games=season_games, club_games=club_games)
+        Game.objects.filter(pk__in=ids).delete()
     return len(rows)
 
 
