@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Season
 from leagues.standings.delta import season_of, standings_update
-from leagues.standings.derived import PLAYER_ONLY, LeftOut, standings_compute
+from leagues.standings.derived import PLAYER_ONLY, LeftOut
+from leagues.standings.figures import standings_compute
 from leagues.standings.gone import DELETIONS, deleted_since
 from leagues.standings.models import (
     PartnershipStanding,
