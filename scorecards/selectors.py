@@ -227,8 +227,9 @@ def games_seats_and_inputs(
     their hands in order as the engine takes them ({game: [hand]}). Two queries, and no model
     rows: a season's rebuild reads hundreds of thousands of hands."""
     seats: dict[int, dict[int, int | None]] = defaultdict(dict)
-    for game_id, seat, player_id in Seat.objects.filter(game_id__in=ids).values_list(
-        "game_id", "seat", "player_id"
+    # (In no order: Seat's own joins and sorts by its game's start, for a dict.)
+    for game_id, seat, player_id in (
+        Seat.objects.filter(game_id__in=ids).order_by().values_list("game_id", "seat", "player_id")
     ):
         seats[game_id][seat] = player_id
     hands: dict[int, list[HandInput]] = defaultdict(list)
@@ -251,10 +252,13 @@ def _of_games(games: Sequence[int] | QuerySet[Game]) -> dict[str, Any]:
 
 def games_seats(games: Sequence[int] | QuerySet[Game]) -> dict[int, dict[int, int | None]]:
     """The player id of each seat of `games` (ids, or a query of games) ({game: {seat: player
-    or None}}). One query, tuples only."""
+    or None}}). One query, tuples only, in no order: Seat's own (its game's, which is by the
+    game's start) joined the games and sorted every seat of a season, for a dict."""
     seats: dict[int, dict[int, int | None]] = defaultdict(dict)
-    for game_id, seat, player_id in Seat.objects.filter(**_of_games(games)).values_list(
-        "game_id", "seat", "player_id"
+    for game_id, seat, player_id in (
+        Seat.objects.filter(**_of_games(games))
+        .order_by()
+        .values_list("game_id", "seat", "player_id")
     ):
         seats[game_id][seat] = player_id
     return seats

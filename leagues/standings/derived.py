@@ -2,7 +2,7 @@
 
 Reads only (no writes): `counted_games` feeds every counted game's stored hands to the engine
 (`scorecards.selectors.game_scored`); a game's summary (`leagues.standings.summaries`) keeps its
-named counters (COUNTERS); `standings_compute` (over the summaries' results) and
+named counters (COUNTERS); `figures.standings_compute` (over the summaries' results) and
 `ratings_compute` turn them into the figures the snapshots store.
 `leagues.standings.rebuild` writes them.
 
@@ -35,8 +35,7 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import reduce
+from dataclasses import dataclass
 from typing import Protocol
 
 from django.db.models import F, OrderBy, QuerySet
@@ -209,92 +208,6 @@ def streak_after(streak: int, result: bool | None) -> int:
     if result is None:
         return 0
     return (streak + 1 if streak > 0 else 1) if result else (streak - 1 if streak < 0 else -1)
-
-
-@dataclass(slots=True)
-class Figures:
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    points_for: int = 0
-    points_against: int = 0
-    hands: int = 0
-    bids_made: int = 0
-    bids_attempted: int = 0
-    nt_bids_made: int = 0
-    times_set: int = 0
-    kaisers: int = 0
-    pot_balance: int = 0
-    last_played: datetime.date | None = None
-    last_game: int | None = None
-    # Won (True), lost (False) or drawn (None), in game order.
-    results: list[bool | None] = field(default_factory=list)
-
-    def add(self, game: GameResult, side: int, counts: Mapping[str, int]) -> None:
-        """Count `game` for one player, or a partnership, on `side`: `counts` are its (their)
-        named counters (COUNTERS)."""
-        for name in COUNTERS:
-            setattr(self, name, getattr(self, name) + counts[name])
-        self.results.append(None if counts["draws"] else bool(counts["wins"]))
-        self.last_played, self.last_game = game.day, game.game_id  # (games come in order)
-        self.points_for += game.scores[side]
-        self.points_against += sum(game.scores) - game.scores[side]
-
-    def as_row(self, *, player: bool = True) -> dict:
-        """The stored figures: StandingFigures fields, and for a player's line (`player`) the
-        PLAYER_ONLY ones too."""
-        row = {
-            "games": self.games,
-            "wins": self.wins,
-            "draws": self.draws,
-            "win_pct": round(100 * self.wins / self.games, 1) if self.games else 0.0,
-            "points_for": self.points_for,
-            "points_against": self.points_against,
-            "hands": self.hands,
-            "avg_points": round(self.points_for / self.hands, 2) if self.hands else 0.0,
-            "bids_made": self.bids_made,
-            "bids_attempted": self.bids_attempted,
-            "nt_bids_made": self.nt_bids_made,
-            "times_set": self.times_set,
-            "kaisers": self.kaisers,
-            "streak": reduce(streak_after, self.results, 0),
-            "last_played": self.last_played,
-            "last_game": self.last_game,
-        }
-        if player:
-            row["pot_balance"] = self.pot_balance
-        return row
-
-
-def standings_compute(
-    games: Iterable[GameResult],
-) -> tuple[dict[int, dict], dict[tuple[int, int], dict], int, int]:
-    """Per player and per partnership figures of `games` (in game order).
-
-    Returns (players {player_id: row}, partnerships {(low id, high id): row}, games, hands): a
-    player's row has the PLAYER_ONLY figures too."""
-    players: dict[int, Figures] = defaultdict(Figures)
-    pairs: dict[tuple[int, int], Figures] = defaultdict(Figures)
-    game_count = hand_count = 0
-    for game in games:
-        game_count += 1
-        hand_count += game.hands
-        for side, side_seats in enumerate(game.sides):
-            for seat in side_seats:
-                player = game.players[seat]
-                if player is not None:
-                    players[player].add(game, side, game.seat_counts[seat])
-            if len(side_seats) == 2:
-                first, second = (game.players[seat] for seat in side_seats)
-                if first is not None and second is not None:
-                    key = (min(first, second), max(first, second))
-                    pairs[key].add(game, side, game.side_counts[side])
-    return (
-        {key: figures.as_row() for key, figures in players.items()},
-        {key: figures.as_row(player=False) for key, figures in pairs.items()},
-        game_count,
-        hand_count,
-    )
 
 
 @dataclass(frozen=True)

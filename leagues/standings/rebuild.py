@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 
 from leagues.clubs.models import Club, Season
 from leagues.standings.delta import season_of, standings_update
-from leagues.standings.derived import PLAYER_ONLY, LeftOut, standings_compute
+from leagues.standings.derived import PLAYER_ONLY, LeftOut
+from leagues.standings.figures import standings_compute
 from leagues.standings.gone import DELETIONS, deleted_since
 from leagues.standings.models import (
     PartnershipStanding,
@@ -36,6 +37,7 @@ from leagues.standings.models import (
 from leagues.standings.nights import NIGHT_FIGURES, nights_compute, season_nights
 from leagues.standings.ratings import ratings_append, ratings_write
 from leagues.standings.rows import newer_snapshot_exists, rows_replace
+from leagues.standings.statements import commit_unwaited
 from leagues.standings.summaries import (
     FreshSummary,
     counted_results,
@@ -202,6 +204,9 @@ def _standings_written(season_id: int, left_out: list[LeftOut]) -> StandingsSnap
         snapshot = StandingsSnapshot.objects.select_for_update().filter(season=season).first()
         if newer_snapshot_exists(snapshot, started) or deleted_since(snapshot, season._deletions):
             return None
+        # Derived data alone, as one game's update writes (`statements.commit_unwaited`): the
+        # flush of a season's rows and summaries cost its commit more than their checks.
+        commit_unwaited()
         rows_replace(
             PlayerStanding.objects.filter(season=season),
             ("player_id",),

@@ -1,5 +1,5 @@
 """The figures of a standings line that follow from the order of its games, not their sum: the
-streak, the day last played and the latest game (`derived.Figures.as_row`), for one game's
+streak, the day last played and the latest game (`figures.Figures.as_row`), for one game's
 update (`leagues.standings.delta`).
 
 A line that only gains games later than its latest (the common case: a game just finished by
@@ -107,7 +107,7 @@ def _result_of(summary: Mapping[str, Any], together: tuple[int, ...]) -> tuple[b
 
 
 def _lines_walked(season: Season, keys: list[Any]) -> dict[Any, Line]:
-    """The lines of players (ids) or partnerships (pairs of ids) as `derived.Figures.as_row`
+    """The lines of players (ids) or partnerships (pairs of ids) as `figures.Figures.as_row`
     reads them, from the season's stored summaries (what the rows count): their games, latest
     first, read a few at a time from the players' seats until every run has ended (a run's
     first game is the latest). The players share one walk; a partnership walks the games

@@ -71,7 +71,9 @@ def game_counters(
     rules = score.rules
     seat_count = rules.seats
     # Tallied by seat (a bid is its bidder's) and by side (a set is the bidding side's), then
-    # each row written at once with every one of COUNTERS (the summaries' text names them).
+    # each row written at once with every one of COUNTERS (the summaries' text names them); a
+    # side's tallies summed over its seats in one pass (a rebuild from nothing does it for
+    # every game of the season).
     attempted, made, no_trump, kaisers = ([0] * seat_count for _ in range(4))
     set_on = [0] * rules.side_count
     played = played_hands(score)
@@ -87,24 +89,33 @@ def game_counters(
     draws = int(counts and winner is None)
     balance = pot.balance if pot is not None else (0,) * seat_count
     sides = []
+    side_of = [0] * seat_count
     for side, side_seats in enumerate(rules.sides):
+        side_attempted = side_made = side_no_trump = side_kaisers = side_balance = 0
+        for seat in side_seats:
+            side_of[seat] = side
+            side_attempted += attempted[seat]
+            side_made += made[seat]
+            side_no_trump += no_trump[seat]
+            side_kaisers += kaisers[seat]
+            side_balance += balance[seat]
         sides.append(
             {
                 "games": games,
                 "wins": int(counts and winner == side),
                 "draws": draws,
                 "hands": hands,
-                "bids_attempted": sum([attempted[seat] for seat in side_seats]),
-                "bids_made": sum([made[seat] for seat in side_seats]),
-                "nt_bids_made": sum([no_trump[seat] for seat in side_seats]),
-                "kaisers": sum([kaisers[seat] for seat in side_seats]),
+                "bids_attempted": side_attempted,
+                "bids_made": side_made,
+                "nt_bids_made": side_no_trump,
+                "kaisers": side_kaisers,
                 "times_set": set_on[side],
-                "pot_balance": sum([balance[seat] for seat in side_seats]),
+                "pot_balance": side_balance,
             }
         )
     seats = []
     for seat in range(seat_count):
-        side_row = sides[rules.side_of(seat)]
+        side_row = sides[side_of[seat]]
         seats.append(
             {
                 "games": games,
