@@ -199,7 +199,7 @@ def _contribution(
     pairs: dict[tuple[int, int], dict[str, int]],
 ) -> None:
     """Add (`sign` 1) or take off (-1) what one counted game's summary gives each of its
-    players and partnerships (as `derived.standings_compute` counts it)."""
+    players and partnerships (as `figures.standings_compute` counts it)."""
     scores = summary["scores"]
     for side, side_seats in enumerate(summary["sides"]):
         points_for = scores[side]
@@ -224,7 +224,7 @@ def _add(row: dict[str, int], counts: Mapping[str, int], pf: int, pa: int, sign:
 
 
 def _derived(row: dict[str, Any]) -> None:
-    """The figures that follow from the sums (as `derived.Figures.as_row` makes them)."""
+    """The figures that follow from the sums (as `figures.Figures.as_row` makes them)."""
     games, hands = row["games"], row["hands"]
     row["win_pct"] = round(100 * row["wins"] / games, 1) if games else 0.0
     row["avg_points"] = round(row["points_for"] / hands, 2) if hands else 0.0
