@@ -65,6 +65,7 @@ from scorecards.sheet import (
     window_start,
 )
 from scorecards.sheet_cache import SheetShared, sheet_shared
+from scorecards.sheet_parts import CSRF_MARK, KEY_MARK, PageParts
 from scorecards.table_phone import (
     corrected_numbers,
     game_names,
@@ -202,14 +203,18 @@ def sheet_context(
         user=request.user if request.user.is_authenticated else None,
         phone=phone_id(request.session),
     )
+    # The page of a blank form is drawn from kept parts (scorecards.sheet_parts), with one CSRF
+    # token for the whole page, the ✓ forms' too, which the kept parts hold a marker for.
+    kept = page and shared is not None and not entry and not request.htmx
+    token = get_token(request) if kept or confirm["numbers"] else ""
     marks = RowMarks(
         corrected=corrected,
         needs_confirming=needs_confirming,
         confirmable=confirm["numbers"],
         confirmer=confirm["name"],
-        csrf_token=get_token(request) if confirm["numbers"] else "",
+        csrf_token=token if confirm["numbers"] else "",
     )
-    return {
+    context: dict[str, Any] = {
         "place": place,
         "can_stop": bool(access.may(GAME_ABANDON, now) or access.may(GAME_DELETE, now)),
         "entry_open": bool(access.may(HAND_ENTER, now)),
@@ -269,6 +274,11 @@ def sheet_context(
         # Once the game is finished: its summary, a rematch and the share link.
         "end": end_context(request, access, score, names, now=now, place=place),
     }
+    if kept and shared is not None:
+        context["csrf_token"] = token
+        key = str(context["entry"]["key"])
+        context["sheet_parts"] = PageParts(shared, [(token, CSRF_MARK), (key, KEY_MARK)])
+    return context
 
 
 def _entry(
