@@ -76,7 +76,7 @@ class SheetShared:
     rows: list[SheetRow]
     _drawn: dict[int, list[DrawnRow]] = field(default_factory=dict, repr=False)
     _chart: list[SafeString] = field(default_factory=list, repr=False)
-    _kept: dict[str, Any] = field(default_factory=dict, repr=False)
+    _kept: dict[Hashable, Any] = field(default_factory=dict, repr=False)
     _parts: dict[Hashable, str] = field(default_factory=dict, repr=False)
 
     def padded(self) -> list[Hand | None]:
@@ -101,9 +101,10 @@ class SheetShared:
             self._chart.append(score_chart(self.score))
         return self._chart[0]
 
-    def kept(self, name: str, make: Callable[[], Any]) -> Any:
+    def kept(self, name: Hashable, make: Callable[[], Any]) -> Any:
         """`make()`, worked out once per entry under `name`: for a value drawn from this
-        entry's parts alone (the caller's promise), such as the blank entry form. Read only."""
+        entry's parts and what `name` holds alone (the caller's promise), such as the blank
+        entry form. Read only."""
         if name not in self._kept:
             self._kept[name] = make()
         return self._kept[name]

@@ -10,7 +10,6 @@ from typing import Any
 
 from django.http import QueryDict
 from django.middleware.csrf import get_token
-from django.urls import reverse
 from django.utils.translation import get_language
 
 from kaiser_league.http import HtmxHttpRequest
@@ -32,6 +31,7 @@ from scorecards.game_state import game_now_of
 from scorecards.habits import entry_table_habits
 from scorecards.models import FinishReason, Game, Hand
 from scorecards.presentation import (
+    earlier_link,
     game_urls,
     kind_label,
     pot_context,
@@ -214,6 +214,24 @@ def sheet_context(
         confirmer=confirm["name"],
         csrf_token=token if confirm["numbers"] else "",
     )
+    version = sheet_version(game)
+
+    def notices_of() -> list[str]:
+        return [
+            *round_ended_notice(game, score, sides),
+            *sheet_notices(score, sides, raised=bool(last and last.target_raised)),
+        ]
+
+    def mark_of() -> str:
+        return window_mark(rows, first, marks, sides)
+
+    if shared is None:
+        notices, mark = notices_of(), mark_of()
+    else:
+        # Drawn from the kept sheet alone (its score, sides, rows and the game's finish), and
+        # for the mark, the ✓ this viewer may give (`confirmable`, in the name of `confirmer`).
+        notices = list(shared.kept("notices", notices_of))
+        mark = shared.kept(("mark", first, frozenset(marks.confirmable), marks.confirmer), mark_of)
     context: dict[str, Any] = {
         "place": place,
         "can_stop": bool(access.may(GAME_ABANDON, now) or access.may(GAME_DELETE, now)),
@@ -235,19 +253,16 @@ def sheet_context(
             if shared is None
             else rows_joined(game.pk, shared.drawn(first), marks)
         ),
-        "earlier": earlier_link(game, first),
+        "earlier": earlier_link(game.pk, first),
         # What this phone's sheet shows, sent back with its polls and hands (`phone_rows`).
         "seen": {
-            "v": sheet_version(game),
+            "v": version,
             "n": len(rows),
-            "h": window_mark(rows, first, marks, sides),
+            "h": mark,
         },
-        "notices": [
-            *round_ended_notice(game, score, sides),
-            *sheet_notices(score, sides, raised=bool(last and last.target_raised)),
-        ],
+        "notices": notices,
         "chart": score_chart(score) if shared is None else shared.chart(),
-        "version": sheet_version(game),
+        "version": version,
         "winner_name": sides[score.winner] if score.winner is not None else "",
         "finish_reason": FinishReason(score.reason or game.finish_reason).label
         if score.reason or game.finish_reason == FinishReason.ROUND
@@ -308,14 +323,6 @@ def _with_fields(entry: dict[str, Any]) -> dict[str, Any]:
     values or errors has none and the template draws it."""
     entry["fields_html"] = functools.cache(lambda: blank_fields_html(entry))
     return entry
-
-
-def earlier_link(game: Game, first: int) -> dict[str, Any] | None:
-    """The link above the rows to the hands the sheet leaves out (`first` of them, the oldest):
-    the history page (scorecards.history_views). None when the sheet shows every hand."""
-    if not first:
-        return None
-    return {"url": reverse("game_history", args=[game.pk]), "last": first}
 
 
 def phone_rows(data: QueryDict, context: dict[str, Any]) -> int | None:
