@@ -12,7 +12,7 @@ draws the part each time, kept by no one.
 Two values of the request's own are drawn into parts: the CSRF token and the entry form's
 idempotency key. A part is kept with a marker in their place and shown with this request's.
 
-With the setting `SHEET_PARTS_CHECK` (the tests'), a part found kept is drawn again as well and
+With the setting `KEPT_PARTS_CHECK` (the tests'), a part found kept is drawn again as well and
 must read the same: a value a part shows that its tag does not name fails the request.
 """
 
@@ -32,7 +32,7 @@ KEY_MARK = "\x00key\x00"
 
 
 class PartChanged(AssertionError):
-    """A kept part reads differently when drawn again (`SHEET_PARTS_CHECK`): its tag names
+    """A kept part reads differently when drawn again (`KEPT_PARTS_CHECK`): its tag names
     fewer values than it shows."""
 
 
@@ -43,7 +43,7 @@ class PageParts:
     def __init__(self, shared: SheetShared, fresh: Sequence[tuple[str, str]]) -> None:
         self.shared = shared
         self.fresh = [(value, mark) for value, mark in fresh if value]
-        self.check = bool(getattr(settings, "SHEET_PARTS_CHECK", False))
+        self.check = bool(getattr(settings, "KEPT_PARTS_CHECK", False))
 
     def part(self, key: Hashable, draw: Callable[[], str]) -> SafeString:
         """The part `key` (its name and the values it reads), kept or drawn now (`draw()`) and

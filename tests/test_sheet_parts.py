@@ -130,7 +130,7 @@ def test_an_htmx_sheet_and_a_refused_form_are_drawn_as_before(game, alice) -> No
     assert "Not saved: correct what is marked in red" in refused.content.decode()
 
 
-@override_settings(SHEET_PARTS_CHECK=True)
+@override_settings(KEPT_PARTS_CHECK=True)
 def test_a_part_that_shows_more_than_its_key_is_caught(game, alice) -> None:
     owner = client_for(alice)
     page(owner, game)  # a kept sheet entry to keep parts in
@@ -142,7 +142,7 @@ def test_a_part_that_shows_more_than_its_key_is_caught(game, alice) -> None:
         template.render(Context({"sheet_parts": parts, "shown": "b"}))
 
 
-@override_settings(SHEET_PARTS_CHECK=False)
+@override_settings(KEPT_PARTS_CHECK=False)
 def test_a_part_is_kept_for_the_values_it_names(game, alice) -> None:
     owner = client_for(alice)
     page(owner, game)
