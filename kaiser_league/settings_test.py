@@ -21,3 +21,7 @@ if DATABASES["default"]["ENGINE"] == "kaiser_league.sqlite_queue":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": env_str("SQLITE_TEST_PATH", str(BASE_DIR / "db.sqlite3.test"))  # noqa: F405
     }
+# A kept page part (the sheet's, scorecards.sheet_parts; the frame's, leagues/templatetags/
+# page_parts) found kept is drawn again too and must read the same: every test that shows a
+# page twice checks that its parts' keys name all they show.
+KEPT_PARTS_CHECK = True

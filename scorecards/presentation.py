@@ -33,6 +33,7 @@ GAME_URLS = (
     "game_print",
     "game_record_download",
     "game_table_link",
+    "game_history",
 )
 
 
@@ -45,6 +46,14 @@ def game_urls(game_id: int) -> dict[str, str]:
 @functools.lru_cache(maxsize=1024)
 def _game_urls(game_id: int, prefix: str) -> dict[str, str]:
     return {name: reverse(name, args=[game_id]) for name in GAME_URLS}
+
+
+def earlier_link(game_id: int, first: int) -> dict[str, Any] | None:
+    """The link above the rows to the hands the sheet leaves out (`first` of them, the oldest):
+    the history page (scorecards.history_views). None when the sheet shows every hand."""
+    if not first:
+        return None
+    return {"url": game_urls(game_id)["game_history"], "last": first}
 
 
 def kind_label(kind: str) -> str:

@@ -19,8 +19,10 @@ bounded LRU). So what a page shows does not depend on which process answers it
 (CONTRIBUTING, caches).
 
 What a viewer sees of their own (the ✓ forms of the hands they may confirm, the seat board, the
-table link, the entry form, the policy's offers) is never kept here: `sheet_context` adds it
-per request. The kept hands and rows are shared between requests and threads: read only.
+table link, the entry form, the policy's offers) is never kept here alone: `sheet_context` adds
+it per request. The page's parts drawn from it (`scorecards.sheet_parts`) are kept in an entry
+under the viewer's values they read besides. The kept hands and rows are shared between
+requests and threads: read only.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ from scorecards.sheet_hands import sheet_hands
 # Sheets kept per process: the games being played at once in a club's night, each at its last
 # version or two. An entry of the longest game (MAX_HANDS) weighs some hundreds of kB.
 SIZE = 64
+# Page parts kept per sheet (`SheetShared.part`): each part once for each kind of viewer of one
+# version (their powers, their seat), a few kB each.
+PARTS = 32
 
 
 @dataclass
@@ -71,7 +76,8 @@ class SheetShared:
     rows: list[SheetRow]
     _drawn: dict[int, list[DrawnRow]] = field(default_factory=dict, repr=False)
     _chart: list[SafeString] = field(default_factory=list, repr=False)
-    _kept: dict[str, Any] = field(default_factory=dict, repr=False)
+    _kept: dict[Hashable, Any] = field(default_factory=dict, repr=False)
+    _parts: dict[Hashable, str] = field(default_factory=dict, repr=False)
 
     def padded(self) -> list[Hand | None]:
         """As many items as hands, the recent ones last (None before them)."""
@@ -95,12 +101,26 @@ class SheetShared:
             self._chart.append(score_chart(self.score))
         return self._chart[0]
 
-    def kept(self, name: str, make: Callable[[], Any]) -> Any:
+    def kept(self, name: Hashable, make: Callable[[], Any]) -> Any:
         """`make()`, worked out once per entry under `name`: for a value drawn from this
-        entry's parts alone (the caller's promise), such as the blank entry form. Read only."""
+        entry's parts and what `name` holds alone (the caller's promise), such as the blank
+        entry form. Read only."""
         if name not in self._kept:
             self._kept[name] = make()
         return self._kept[name]
+
+    def part(self, key: Hashable) -> str | None:
+        """The page part kept under `key` (`scorecards.sheet_parts`), None when none is."""
+        return self._parts.get(key)
+
+    def part_keep(self, key: Hashable, text: str) -> None:
+        """Keep the page part `text` under `key`: a key of everything the part shows besides
+        this entry's parts (the caller's promise). The oldest goes beyond PARTS."""
+        with _lock:
+            parts = self._parts
+            parts[key] = text
+            while len(parts) > PARTS:
+                del parts[next(iter(parts))]
 
 
 _kept: OrderedDict[Hashable, SheetShared] = OrderedDict()

@@ -10,7 +10,6 @@ from typing import Any
 
 from django.http import QueryDict
 from django.middleware.csrf import get_token
-from django.urls import reverse
 from django.utils.translation import get_language
 
 from kaiser_league.http import HtmxHttpRequest
@@ -32,6 +31,7 @@ from scorecards.game_state import game_now_of
 from scorecards.habits import entry_table_habits
 from scorecards.models import FinishReason, Game, Hand
 from scorecards.presentation import (
+    earlier_link,
     game_urls,
     kind_label,
     pot_context,
@@ -65,6 +65,7 @@ from scorecards.sheet import (
     window_start,
 )
 from scorecards.sheet_cache import SheetShared, sheet_shared
+from scorecards.sheet_parts import CSRF_MARK, KEY_MARK, PageParts
 from scorecards.table_phone import (
     corrected_numbers,
     game_names,
@@ -202,14 +203,36 @@ def sheet_context(
         user=request.user if request.user.is_authenticated else None,
         phone=phone_id(request.session),
     )
+    # The page of a blank form is drawn from kept parts (scorecards.sheet_parts), with one CSRF
+    # token for the whole page, the ✓ forms' too, which the kept parts hold a marker for.
+    kept = page and shared is not None and not entry and not request.htmx
+    token = get_token(request) if kept or confirm["numbers"] else ""
     marks = RowMarks(
         corrected=corrected,
         needs_confirming=needs_confirming,
         confirmable=confirm["numbers"],
         confirmer=confirm["name"],
-        csrf_token=get_token(request) if confirm["numbers"] else "",
+        csrf_token=token if confirm["numbers"] else "",
     )
-    return {
+    version = sheet_version(game)
+
+    def notices_of() -> list[str]:
+        return [
+            *round_ended_notice(game, score, sides),
+            *sheet_notices(score, sides, raised=bool(last and last.target_raised)),
+        ]
+
+    def mark_of() -> str:
+        return window_mark(rows, first, marks, sides)
+
+    if shared is None:
+        notices, mark = notices_of(), mark_of()
+    else:
+        # Drawn from the kept sheet alone (its score, sides, rows and the game's finish), and
+        # for the mark, the ✓ this viewer may give (`confirmable`, in the name of `confirmer`).
+        notices = list(shared.kept("notices", notices_of))
+        mark = shared.kept(("mark", first, frozenset(marks.confirmable), marks.confirmer), mark_of)
+    context: dict[str, Any] = {
         "place": place,
         "can_stop": bool(access.may(GAME_ABANDON, now) or access.may(GAME_DELETE, now)),
         "entry_open": bool(access.may(HAND_ENTER, now)),
@@ -230,19 +253,16 @@ def sheet_context(
             if shared is None
             else rows_joined(game.pk, shared.drawn(first), marks)
         ),
-        "earlier": earlier_link(game, first),
+        "earlier": earlier_link(game.pk, first),
         # What this phone's sheet shows, sent back with its polls and hands (`phone_rows`).
         "seen": {
-            "v": sheet_version(game),
+            "v": version,
             "n": len(rows),
-            "h": window_mark(rows, first, marks, sides),
+            "h": mark,
         },
-        "notices": [
-            *round_ended_notice(game, score, sides),
-            *sheet_notices(score, sides, raised=bool(last and last.target_raised)),
-        ],
+        "notices": notices,
         "chart": score_chart(score) if shared is None else shared.chart(),
-        "version": sheet_version(game),
+        "version": version,
         "winner_name": sides[score.winner] if score.winner is not None else "",
         "finish_reason": FinishReason(score.reason or game.finish_reason).label
         if score.reason or game.finish_reason == FinishReason.ROUND
@@ -269,6 +289,11 @@ def sheet_context(
         # Once the game is finished: its summary, a rematch and the share link.
         "end": end_context(request, access, score, names, now=now, place=place),
     }
+    if kept and shared is not None:
+        context["csrf_token"] = token
+        key = str(context["entry"]["key"])
+        context["sheet_parts"] = PageParts(shared, [(token, CSRF_MARK), (key, KEY_MARK)])
+    return context
 
 
 def _entry(
@@ -298,14 +323,6 @@ def _with_fields(entry: dict[str, Any]) -> dict[str, Any]:
     values or errors has none and the template draws it."""
     entry["fields_html"] = functools.cache(lambda: blank_fields_html(entry))
     return entry
-
-
-def earlier_link(game: Game, first: int) -> dict[str, Any] | None:
-    """The link above the rows to the hands the sheet leaves out (`first` of them, the oldest):
-    the history page (scorecards.history_views). None when the sheet shows every hand."""
-    if not first:
-        return None
-    return {"url": reverse("game_history", args=[game.pk]), "last": first}
 
 
 def phone_rows(data: QueryDict, context: dict[str, Any]) -> int | None:

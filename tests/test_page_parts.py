@@ -1,13 +1,15 @@
 """The page parts drawn once per process (leagues/templatetags/page_parts.py) are what their
 templates draw for the same viewer: the club's links for every role and for a visitor, in both
-languages, and the links every page's head carries."""
+languages, the links every page's head carries, and the top bar of each viewer and page."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.template import Context, Template
 from django.template.loader import render_to_string
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.utils import translation
 
 from leagues.clubs.access import ClubAccess
@@ -58,3 +60,42 @@ def test_the_head_is_the_template_s_and_follows_the_static_settings() -> None:
         assert 'href="/elsewhere/' in moved
         assert moved == render_to_string("_page_head.html")
     assert 'href="/elsewhere/' not in head.render(Context())
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_top_bar_is_drawn_for_each_viewer_and_address(alice, bob, language) -> None:
+    """The frame's top bar, kept per process: each signed-in name and each page address gets
+    its own (the language form sends the reader back to the page they were on), and each
+    request its own CSRF token, which signs the forms out and switches the language."""
+    headers = {"Accept-Language": language}
+    pages = {
+        "alice": client_for(alice).get("/", headers=headers).content.decode(),
+        "bob": client_for(bob).get("/", headers=headers).content.decode(),
+        "bob elsewhere": client_for(bob).get("/?next=%3Cb%3E", headers=headers).content.decode(),
+    }
+    assert '<span class="who">alice</span>' in pages["alice"]
+    assert '<span class="who">bob</span>' in pages["bob"]
+    assert '<span class="who">alice</span>' not in pages["bob"]
+    assert 'name="next" value="/"' in pages["bob"]
+    assert 'name="next" value="/?next=%3Cb%3E"' in pages["bob elsewhere"]
+    for html in pages.values():
+        tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html))
+        assert len(tokens) == 1 and tokens <= set(re.findall(r'"X-CSRFToken": "([^"]+)"', html))
+
+
+def test_a_form_of_a_kept_top_bar_carries_this_browser_s_token(alice) -> None:
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    first.force_login(alice)
+    second.force_login(alice)
+    first.get("/")
+    html = second.get("/").content.decode()
+    token = re.search(
+        r'class="inline lang"><input type="hidden" name="csrfmiddlewaretoken" '
+        r'value="([^"]+)"',
+        html,
+    )
+    assert token is not None
+    switched = second.post(
+        "/i18n/setlang/", {"csrfmiddlewaretoken": token[1], "language": "fr", "next": "/"}
+    )
+    assert switched.status_code == 302

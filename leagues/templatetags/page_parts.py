@@ -1,15 +1,24 @@
 """Parts of every page drawn once per process: they depend only on what is fixed while the
-process runs (the static files' hashed names, the URL map) and on the few values in their key,
-never on a row, so no write can make them stale and every process draws the same."""
+process runs (the static files' hashed names, the URL map) and on the few values in their key
+(a role, the language; the frame's top bar: the signed-in name and the page's address as shown,
+its CSRF token filled in per request), never on a row's id, so no write can make them stale and
+every process draws the same. With the setting `KEPT_PARTS_CHECK` (the tests'), a frame part
+found kept is drawn again as well and must read the same."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
 from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
+from django.template.base import FilterExpression, NodeList, Parser, Token
+from django.template.context import Context
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix
 from django.utils.safestring import SafeString, mark_safe
@@ -52,8 +61,70 @@ def club_nav(context: Any) -> SafeString:
     return _club_nav(club.slug, role, get_language(), get_script_prefix())
 
 
+# The frame's parts kept (`frame_part`): one for each signed-in name, page address and language
+# seen lately, a couple of kB each.
+FRAME_PARTS = 1024
+# A marker no page shows (NUL is never drawn), kept in place of the CSRF token of the request
+# that drew the part.
+CSRF_MARK = "\x00csrf\x00"
+_frame: OrderedDict[Hashable, str] = OrderedDict()
+_frame_lock = threading.Lock()
+
+
+class FramePartNode(template.Node):
+    def __init__(self, name: str, values: list[FilterExpression], nodelist: NodeList) -> None:
+        self.name = name
+        self.values = values
+        self.nodelist = nodelist
+
+    def render(self, context: Context) -> str:
+        token = context.get("csrf_token")
+        token = "" if token is None else str(token)
+        if not token or token == "NOTPROVIDED":
+            return self.nodelist.render(context)
+        key = (
+            self.name,
+            get_language(),
+            get_script_prefix(),
+            *(value.resolve(context) for value in self.values),
+        )
+        try:
+            with _frame_lock:
+                kept = _frame.get(key)
+                if kept is not None:
+                    _frame.move_to_end(key)
+        except TypeError:  # a value that is no key: drawn for this request alone
+            return self.nodelist.render(context)
+        if kept is None or getattr(settings, "KEPT_PARTS_CHECK", False):
+            drawn = self.nodelist.render(context).replace(token, CSRF_MARK)
+            if kept is not None and kept != drawn:
+                raise AssertionError(f"frame part {key!r} reads differently drawn again")
+            with _frame_lock:
+                _frame[key] = kept = drawn
+                while len(_frame) > FRAME_PARTS:
+                    _frame.popitem(last=False)
+        return mark_safe(kept.replace(CSRF_MARK, token))
+
+
+@register.tag("frame_part")
+def frame_part(parser: Parser, token: Token) -> FramePartNode:
+    """`{% frame_part "name" value ... %}...{% endframe_part %}`: the frame's content drawn
+    once per process for each language, script prefix and set of `value`s, which must be all it
+    shows but for the URL map, the static files and the CSRF token (kept with a marker in its
+    place, and shown with this request's). With no CSRF token in the context, or a value that
+    cannot be part of a key, it draws its content as if the tag were not there."""
+    bits = token.split_contents()
+    if len(bits) < 2 or bits[1][0] not in "\"'" or bits[1][0] != bits[1][-1]:
+        raise template.TemplateSyntaxError("frame_part: a quoted name first")
+    nodelist = parser.parse(("endframe_part",))
+    parser.delete_first_token()
+    return FramePartNode(bits[1][1:-1], [parser.compile_filter(bit) for bit in bits[2:]], nodelist)
+
+
 @receiver(setting_changed)
 def _forget(**kwargs: Any) -> None:
     # A test that changes the static files' storage, the URLs or the templates draws anew.
     _head.cache_clear()
     _club_nav.cache_clear()
+    with _frame_lock:
+        _frame.clear()
