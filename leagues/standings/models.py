@@ -23,7 +23,9 @@ class StandingsSnapshot(models.Model):
     gone = models.JSONField(null=True, blank=True)
     # How many times games of the season were deleted while it had standings: a rebuild that
     # sees it change while it reads the games may have counted a deleted one, and stores nothing.
-    deletions = models.PositiveIntegerField(default=0)
+    # (The database's default too: a process of the release before, still running while the
+    # new one migrates, writes snapshots without it.)
+    deletions = models.PositiveIntegerField(default=0, db_default=0)
 
     class Meta:
         db_table = "leagues_standingssnapshot"
