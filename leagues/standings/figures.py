@@ -12,22 +12,11 @@ from dataclasses import dataclass, field
 from functools import reduce
 from operator import itemgetter
 
-from leagues.standings.derived import GameResult, streak_after
+from leagues.standings.derived import COUNTERS, GameResult, streak_after
 
-# Every one of the named counters (`derived.COUNTERS`), in the order `Figures.add` reads them.
-ADDED = (
-    "games",
-    "wins",
-    "draws",
-    "hands",
-    "bids_attempted",
-    "bids_made",
-    "nt_bids_made",
-    "kaisers",
-    "times_set",
-    "pot_balance",
-)
-_added_values = itemgetter(*ADDED)
+# The named counters in the order `Figures.add` unpacks them (a test holds each counter going
+# to the field of its name, so a new or moved counter fails it rather than counting wrong).
+_added_values = itemgetter(*COUNTERS)
 
 
 @dataclass(slots=True)
