@@ -45,7 +45,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.harness import median, per_database, result, vendor_of  # noqa: E402
-from bench.standings_update import raw_read, update_one_more  # noqa: E402
+from bench.standings_update import (  # noqa: E402
+    finish_one_more,
+    rate_one_more,
+    raw_read,
+    update_one_more,
+)
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 
@@ -321,8 +326,8 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
         lambda: services.ratings_rebuild(club_id=club.pk),
         f"{key}.ratings_rebuild_again",
     )
-    finish_one_more(club, season, key)
-    rate_one_more(club, season, key, services)
+    finish_one_more(club, season, key, sequence_pool)
+    rate_one_more(club, season, key, services, sequence_pool)
     derived_data_flush()  # nor while one game's update is timed (the games above woke it)
     runner_stop()
     update_one_more(club, season, key, services, sequence_pool)
@@ -350,88 +355,6 @@ def _wipe(season) -> None:
     GameSummary.objects.filter(game__season=season).delete()
     for model in (PlayerStanding, PartnershipStanding, StandingsSnapshot):
         model.objects.filter(season=season).delete()
-
-
-def finish_one_more(club, season, key: str, time_limit: float = 120.0) -> float:
-    """Play one more game of the season through the hand service and time the hand that
-    finishes it until the club's ratings (and the season's standings) count that game."""
-    from leagues.clubs.models import Player
-    from leagues.standings.models import RatingPoint, StandingsSnapshot
-    from scorecards.rules import rules_build
-    from scorecards.services import game_start, hand_record
-
-    rules = rules_build({"preset": "standard"})
-    sequence, _score = sequence_pool(1, 20, seed=11)[0]
-    game = game_start(
-        seats=list(Player.objects.filter(club=club).order_by("pk")[:4]),
-        rules=rules,
-        club=club,
-        season=season,
-        table_label="One more",
-    )
-    for hand in sequence[:-1]:
-        hand_record(game=game, hand=hand)
-    games_before = StandingsSnapshot.objects.get(season=season).games
-    started = time.perf_counter()
-    recorded = hand_record(game=game, hand=sequence[-1])
-    submit = time.perf_counter() - started
-    assert recorded.score.finished, "the last hand of the sequence finishes the game"
-    rated = standing = None
-    while time.perf_counter() - started < time_limit:
-        now = time.perf_counter() - started
-        if rated is None and RatingPoint.objects.filter(game=game).exists():
-            rated = now
-        if (
-            standing is None
-            and StandingsSnapshot.objects.filter(season=season, games=games_before + 1).exists()
-        ):
-            standing = now
-        if rated is not None and standing is not None:
-            break
-        time.sleep(0.005)
-    print(f"  the finishing hand's submit returned after {submit:.3f} s")
-    if rated is None or standing is None:
-        print(f"  NOT CURRENT after {time_limit:.0f} s: ratings {rated}, standings {standing}")
-        return float("inf")
-    print(f"  ratings count the new game after {rated:.3f} s, standings after {standing:.3f} s")
-    result(f"{key}.finish_submit", submit, "s")
-    result(f"{key}.finish_to_ratings_current", rated, "s")
-    result(f"{key}.finish_to_standings_current", standing, "s")
-    return rated
-
-
-def rate_one_more(club, season, key: str, services) -> float:
-    """The worker's part when one more game finishes: the ratings task for that game
-    (`ratings_rebuild(club_id, game_id)`), timed alone. The game is played with the services'
-    announcement unheard, so that nothing else has run for it yet."""
-    from leagues.clubs.models import Player
-    from leagues.standings.models import RatingPoint
-    from leagues.standings.services import game_result_changed_receive
-    from scorecards.hooks import game_result_changed
-    from scorecards.rules import rules_build
-    from scorecards.services import game_start, hand_record
-
-    sequence, _score = sequence_pool(1, 20, seed=12)[0]
-    game_result_changed.disconnect(dispatch_uid="standings_game")
-    try:
-        game = game_start(
-            seats=list(Player.objects.filter(club=club).order_by("pk")[4:8]),
-            rules=rules_build({"preset": "standard"}),
-            club=club,
-            season=season,
-            table_label="And one more",
-        )
-        for hand in sequence:
-            hand_record(game=game, hand=hand)
-    finally:
-        game_result_changed.connect(game_result_changed_receive, dispatch_uid="standings_game")
-    started = time.perf_counter()
-    services.ratings_rebuild(club_id=club.pk, game_id=game.pk)
-    seconds = time.perf_counter() - started
-    assert RatingPoint.objects.filter(game=game).exists(), "the ratings count the new game"
-    print(f"  the ratings task for one more finished game took {seconds * 1000:.1f} ms")
-    result(f"{key}.ratings_one_game", seconds, "s")
-    return seconds
 
 
 if __name__ == "__main__":
