@@ -19,16 +19,24 @@ must read the same: a value a part shows that its tag does not name fails the re
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from typing import Protocol
 
 from django.conf import settings
 from django.utils.safestring import SafeString, mark_safe
-
-from scorecards.sheet_cache import SheetShared
 
 # Markers no page shows (NUL is never drawn): a kept part holds them in place of the values of
 # the request that drew it.
 CSRF_MARK = "\x00csrf\x00"
 KEY_MARK = "\x00key\x00"
+
+
+class PartStore(Protocol):
+    """Where parts are kept: the sheet's shared entry (`scorecards.sheet_cache.SheetShared`),
+    the frame's parts (`leagues/templatetags/page_parts`)."""
+
+    def part(self, key: Hashable) -> str | None: ...
+
+    def part_keep(self, key: Hashable, text: str) -> None: ...
 
 
 class PartChanged(AssertionError):
@@ -37,10 +45,10 @@ class PartChanged(AssertionError):
 
 
 class PageParts:
-    """The parts of one request's sheet page: kept in `shared`, shown with `fresh`, the pairs
-    (this request's value, its marker)."""
+    """The parts of one request's page: kept in `shared`, shown with `fresh`, the pairs (this
+    request's value, its marker)."""
 
-    def __init__(self, shared: SheetShared, fresh: Sequence[tuple[str, str]]) -> None:
+    def __init__(self, shared: PartStore, fresh: Sequence[tuple[str, str]]) -> None:
         self.shared = shared
         self.fresh = [(value, mark) for value, mark in fresh if value]
         self.check = bool(getattr(settings, "KEPT_PARTS_CHECK", False))
@@ -55,7 +63,7 @@ class PageParts:
         if kept is None or self.check:
             drawn = self._marked(draw())
             if kept is not None and kept != drawn:
-                raise PartChanged(f"sheet part {key!r} reads differently drawn again")
+                raise PartChanged(f"page part {key!r} reads differently drawn again")
             if kept is None:
                 self.shared.part_keep(key, drawn)
             kept = drawn

@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import Any
 
 from django import template
-from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.template.base import FilterExpression, NodeList, Parser, Token
@@ -26,6 +25,7 @@ from django.utils.translation import get_language
 
 from leagues.clubs.access import ClubAccess
 from leagues.clubs.models import Club, Membership
+from scorecards.sheet_parts import CSRF_MARK, PageParts
 
 register = template.Library()
 CLUB_NAV = "leagues/_club_nav.html"
@@ -64,11 +64,34 @@ def club_nav(context: Any) -> SafeString:
 # The frame's parts kept (`frame_part`): one for each signed-in name, page address and language
 # seen lately, a couple of kB each.
 FRAME_PARTS = 1024
-# A marker no page shows (NUL is never drawn), kept in place of the CSRF token of the request
-# that drew the part.
-CSRF_MARK = "\x00csrf\x00"
-_frame: OrderedDict[Hashable, str] = OrderedDict()
-_frame_lock = threading.Lock()
+
+
+class _FrameParts:
+    """The frame's parts of this process, the least lately used forgotten past FRAME_PARTS."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[Hashable, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def part(self, key: Hashable) -> str | None:
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+            return kept
+
+    def part_keep(self, key: Hashable, text: str) -> None:
+        with self._lock:
+            self._kept[key] = text
+            while len(self._kept) > FRAME_PARTS:
+                self._kept.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+_frame = _FrameParts()
 
 
 class FramePartNode(template.Node):
@@ -88,22 +111,10 @@ class FramePartNode(template.Node):
             get_script_prefix(),
             *(value.resolve(context) for value in self.values),
         )
-        try:
-            with _frame_lock:
-                kept = _frame.get(key)
-                if kept is not None:
-                    _frame.move_to_end(key)
-        except TypeError:  # a value that is no key: drawn for this request alone
-            return self.nodelist.render(context)
-        if kept is None or getattr(settings, "KEPT_PARTS_CHECK", False):
-            drawn = self.nodelist.render(context).replace(token, CSRF_MARK)
-            if kept is not None and kept != drawn:
-                raise AssertionError(f"frame part {key!r} reads differently drawn again")
-            with _frame_lock:
-                _frame[key] = kept = drawn
-                while len(_frame) > FRAME_PARTS:
-                    _frame.popitem(last=False)
-        return mark_safe(kept.replace(CSRF_MARK, token))
+        # Kept with a marker for the CSRF token, shown with this request's (and drawn again
+        # and compared with `KEPT_PARTS_CHECK`), as the sheet's parts are.
+        parts = PageParts(_frame, [(token, CSRF_MARK)])
+        return parts.part(key, lambda: self.nodelist.render(context))
 
 
 @register.tag("frame_part")
@@ -126,5 +137,4 @@ def _forget(**kwargs: Any) -> None:
     # A test that changes the static files' storage, the URLs or the templates draws anew.
     _head.cache_clear()
     _club_nav.cache_clear()
-    with _frame_lock:
-        _frame.clear()
+    _frame.clear()
