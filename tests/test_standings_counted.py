@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from leagues.clubs.models import Season
 from leagues.standings import rebuild, selectors, summaries
-from leagues.standings.derived import COUNTERS
+from leagues.standings.derived import COUNTER_AT, COUNTERS
 from leagues.standings.models import (
     GameSummary,
     PartnershipStanding,
@@ -89,8 +89,21 @@ def old_version(game: Game) -> str:
     )
 
 
-def positional(rows: list[dict]) -> list[list[int]]:
-    return [[row[name] for name in POSITIONAL] for row in rows]
+def positional(rows: list[list[int]]) -> list[list[int]]:
+    return [[row[COUNTER_AT[name]] for name in POSITIONAL] for row in rows]
+
+
+def named(rows: list[list[int]]) -> list[dict[str, int]]:
+    """Rows of counters as the format before this one stored them: an object naming each."""
+    return [dict(zip(COUNTERS, row, strict=True)) for row in rows]
+
+
+def whole_rows(rows: list) -> bool:
+    """Whether `rows` are rows of this format's counters: lists of as many whole numbers."""
+    return all(
+        type(row) is list and len(row) == len(COUNTERS) and all(type(v) is int for v in row)
+        for row in rows
+    )
 
 
 def test_a_summary_of_the_older_positional_format_is_computed_again(
@@ -115,7 +128,7 @@ def test_a_summary_of_the_older_positional_format_is_computed_again(
     assert not RebuildFailure.objects.exists()
     for summary in GameSummary.objects.all():
         assert summary.version.startswith(f"v{summaries.SUMMARY_FORMAT}/")
-        assert all(set(row) == set(COUNTERS) for row in summary.seat_counts + summary.side_counts)
+        assert whole_rows(summary.seat_counts + summary.side_counts)
 
     # The same through the update a finished game queues (the services' hook, eager Celery).
     for game in games:
@@ -132,22 +145,54 @@ def test_a_summary_of_the_older_positional_format_is_computed_again(
     assert players["Ann"][0]["games"] == 3 and players["Ann"][0]["wins"] == 2
     assert players["Ann"][1] == expected[0]["Ann"][1]  # the third game keeps no pot
     assert not RebuildFailure.objects.exists()
-    assert all(isinstance(s.seat_counts[0], dict) for s in GameSummary.objects.all())
+    assert all(whole_rows(s.seat_counts + s.side_counts) for s in GameSummary.objects.all())
 
 
-@pytest.mark.parametrize("width", [len(POSITIONAL), len(POSITIONAL) + 1])
-def test_a_summary_that_cannot_be_read_is_computed_again_not_left_failing(
-    club, season, by_name, width
+def test_a_summary_of_the_named_format_before_this_one_is_computed_again(
+    club, season, by_name
 ) -> None:
-    """A summary whose fingerprint matches but whose counters are not this format's (a counter
-    added without the format changed, a list where names are expected): computed again."""
+    """The format before this one (`v3`) named each counter: its summaries are computed again,
+    never read by place."""
     games = games_with_a_pot(club, season, by_name)
     rebuild.standings_rebuild(season_id=season.pk)
     expected = figures(season)
     for game in games:
         summary = GameSummary.objects.get(game=game)
-        summary.seat_counts = [[1] * width for _row in summary.seat_counts]
-        summary.side_counts = [[1] * width for _row in summary.side_counts]
+        summary.version = "v3/" + summary.version.split("/", 1)[1]
+        summary.seat_counts = named(summary.seat_counts)
+        summary.side_counts = named(summary.side_counts)
+        summary.save()
+    PlayerStanding.objects.filter(season=season).delete()
+
+    assert rebuild.standings_rebuild(season_id=season.pk) is not None
+    assert figures(season) == expected
+    assert all(whole_rows(s.seat_counts + s.side_counts) for s in GameSummary.objects.all())
+    assert not RebuildFailure.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        lambda counts: [1] * len(POSITIONAL),
+        lambda counts: [1] * (len(COUNTERS) + 1),
+        lambda counts: [*counts[:-1], True],
+        lambda counts: dict(zip(COUNTERS, counts, strict=True)),
+    ],
+    ids=["shorter", "longer", "a bool", "named"],
+)
+def test_a_summary_that_cannot_be_read_is_computed_again_not_left_failing(
+    club, season, by_name, row
+) -> None:
+    """A summary whose fingerprint matches but whose counters are not this format's (a counter
+    added without the format changed, a value that is no whole number, names where a row is
+    expected): computed again."""
+    games = games_with_a_pot(club, season, by_name)
+    rebuild.standings_rebuild(season_id=season.pk)
+    expected = figures(season)
+    for game in games:
+        summary = GameSummary.objects.get(game=game)
+        summary.seat_counts = [row(counts) for counts in summary.seat_counts]
+        summary.side_counts = [row(counts) for counts in summary.side_counts]
         summary.save()
     PlayerStanding.objects.filter(season=season).delete()
 
@@ -201,7 +246,7 @@ def test_pot_balances_are_derived_from_the_counted_games_only(
         PlayerStanding.objects.filter(season=season).values_list("player__name", "pot_balance")
     )
     summary = GameSummary.objects.get(game=waiting)
-    assert [row["pot_balance"] for row in summary.seat_counts] == [-200, 300, -400, 300]
+    assert [row[COUNTER_AT["pot_balance"]] for row in summary.seat_counts] == [-200, 300, -400, 300]
     assert after == {"Ann": -100, "Bob": -100, "Cat": -400, "Dan": 300}
     lines = [(line.name, line.cents) for line in selectors.season_pot_lines(season)]
     assert lines == [("Dan", 300), ("Ann", -100), ("Bob", -100), ("Cat", -400)]
@@ -279,7 +324,7 @@ def test_guest_seat_is_kept_out_of_the_stored_balances(club, season, by_name) ->
     # The guest (seat 2) set a 9: -2.00; Ann and the guest shared the 2.00 they won.
     assert stored == {"Ann": 100, "Cat": 0, "Dan": 0}
     summary = GameSummary.objects.get(game=game)
-    assert [row["pot_balance"] for row in summary.seat_counts] == [100, 0, -100, 0]
+    assert [row[COUNTER_AT["pot_balance"]] for row in summary.seat_counts] == [100, 0, -100, 0]
 
 
 def test_a_new_format_rebuilds_without_waiting_for_a_change(

@@ -113,13 +113,15 @@ def test_hands_stored_out_of_their_order_are_read_in_it(games):
     assert read == expected
 
 
-def test_a_summary_names_every_counter_in_its_order(games):
-    """Each seat's and side's counters are COUNTERS, named in their order (the JSON stored)."""
+def test_a_summary_holds_every_counter_in_its_order(games):
+    """Each seat's and side's counters are a row of whole numbers, one for each of COUNTERS
+    (the JSON stored)."""
     summaries = _summaries(scoring.games_scored_fast([_row(game) for game in games], []))
     assert summaries
     for summary in summaries.values():
         for row in (*summary["seat_counts"], *summary["side_counts"]):
-            assert list(row) == list(COUNTERS)
+            assert type(row) is list and len(row) == len(COUNTERS)
+            assert all(type(value) is int for value in row)
 
 
 @pytest.mark.postgres

@@ -371,9 +371,9 @@ def test_a_rebuild_costs_the_same_queries_whatever_the_number_of_games(
 
 
 def test_a_game_adds_each_counter_to_the_figure_of_its_name() -> None:
-    """Every named counter of a game's summary goes to the standings figure of its name (a
-    counter added to the summaries is added to the lines too)."""
-    counts = {name: place + 1 for place, name in enumerate(COUNTERS)}
+    """Every counter of a game's summary goes to the standings figure of its name (a counter
+    added to the summaries is added to the lines too)."""
+    counts = [place + 1 for place in range(len(COUNTERS))]
     game = GameResult(
         game_id=1,
         finished_at=timezone.now(),
@@ -387,4 +387,4 @@ def test_a_game_adds_each_counter_to_the_figure_of_its_name() -> None:
     )
     figures = Figures()
     figures.add(game, 0, counts)
-    assert {name: getattr(figures, name) for name in COUNTERS} == counts
+    assert [getattr(figures, name) for name in COUNTERS] == counts

@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from kaiser_league.query_memo import row_update
 from leagues.clubs.models import Player, Season
-from leagues.standings.derived import COUNTERS, PLAYER_ONLY, LeftOut
+from leagues.standings.derived import COUNTER_AT, COUNTERS, PLAYER_ONLY, LeftOut
 from leagues.standings.gone import gone_of
 from leagues.standings.models import (
     GameSummary,
@@ -213,14 +213,14 @@ def _contribution(
             _add(pairs[key], summary["side_counts"][side], points_for, against, sign)
 
 
-def _add(row: dict[str, int], counts: Mapping[str, int], pf: int, pa: int, sign: int) -> None:
+def _add(row: dict[str, int], counts: Sequence[int], pf: int, pa: int, sign: int) -> None:
     for name in row:
         if name == "points_for":
             row[name] += sign * pf
         elif name == "points_against":
             row[name] += sign * pa
         else:
-            row[name] += sign * counts[name]
+            row[name] += sign * counts[COUNTER_AT[name]]
 
 
 def _derived(row: dict[str, Any]) -> None:
@@ -335,7 +335,7 @@ def _nights_count_again(season: Season, nights: Sequence[SeasonNight]) -> None:
     for game_id, players, side_counts in GameSummary.objects.filter(
         game_id__in=night_games
     ).values_list("game_id", "players", "side_counts"):
-        if any(row["games"] for row in side_counts):
+        if any(row[COUNTER_AT["games"]] for row in side_counts):
             seated[game_id] = {player for player in players if player is not None}
     figures: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(NIGHT_FIGURES, 0))
     for night in nights:

@@ -2,7 +2,7 @@
 
 Reads only (no writes): `counted_games` feeds every counted game's stored hands to the engine
 (`scorecards.selectors.game_scored`); a game's summary (`leagues.standings.summaries`) keeps its
-named counters (COUNTERS); `figures.standings_compute` (over the summaries' results) and
+counters (COUNTERS); `figures.standings_compute` (over the summaries' results) and
 `ratings_compute` turn them into the figures the snapshots store.
 `leagues.standings.rebuild` writes them.
 
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -162,8 +162,9 @@ def counted_games(
             yield CountedGame(game.pk, game.finished_at, players, score, winner)
 
 
-# The named counters a game's summary stores for each seat and each side
-# (`leagues.standings.summaries`): what the game adds to the figures of whoever sat there.
+# The counters a game's summary stores for each seat and each side, a row of whole numbers in
+# this order (`leagues.standings.summaries`): what the game adds to the figures of whoever sat
+# there.
 # games / wins / draws: 1 or 0 (games is 0 for a game that does not count); hands: played,
 # throw-ins left out; bids attempted, made, no-trump made, kaisers made (a side's: either
 # partner's); times set (the side's bids set, the partner's included); pot_balance: what the
@@ -181,6 +182,8 @@ COUNTERS = (
     "times_set",
     "pot_balance",
 )
+# Where each counter is in a row of them (a summary's: a list of whole numbers, COUNTERS' order).
+COUNTER_AT = {name: place for place, name in enumerate(COUNTERS)}
 # The figures only a player's line has (PlayerStanding), not a partnership's.
 PLAYER_ONLY = ("pot_balance",)
 
@@ -188,8 +191,8 @@ PLAYER_ONLY = ("pot_balance",)
 @dataclass(frozen=True)
 class GameResult:
     """A counted game as the standings (and ratings) need it, read from its stored summary
-    (`leagues.standings.models.GameSummary`, every number from the engine). Counters are named
-    (COUNTERS)."""
+    (`leagues.standings.models.GameSummary`, every number from the engine). A row of counters
+    is a list of COUNTERS' values, in that order (`COUNTER_AT`)."""
 
     game_id: int
     finished_at: datetime.datetime
@@ -198,8 +201,8 @@ class GameResult:
     winner: int | None  # None: drawn (level when its round closed, or a tie at the target)
     scores: Sequence[int]  # final score by side
     hands: int  # every hand, throw-ins included
-    seat_counts: Sequence[Mapping[str, int]]
-    side_counts: Sequence[Mapping[str, int]]
+    seat_counts: Sequence[Sequence[int]]
+    side_counts: Sequence[Sequence[int]]
     day: datetime.date | None = None  # the day it counts on (`game_day`)
 
 

@@ -7,16 +7,11 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
-from operator import itemgetter
 
-from leagues.standings.derived import COUNTERS, GameResult, streak_after
-
-# The named counters in the order `Figures.add` unpacks them (a test holds each counter going
-# to the field of its name, so a new or moved counter fails it rather than counting wrong).
-_added_values = itemgetter(*COUNTERS)
+from leagues.standings.derived import GameResult, streak_after
 
 
 @dataclass(slots=True)
@@ -38,15 +33,15 @@ class Figures:
     # Won (True), lost (False) or drawn (None), in game order.
     results: list[bool | None] = field(default_factory=list)
 
-    def add(self, game: GameResult, side: int, counts: Mapping[str, int]) -> None:
+    def add(self, game: GameResult, side: int, counts: Sequence[int]) -> None:
         """Count `game` for one player, or a partnership, on `side`: `counts` are its (their)
-        named counters (COUNTERS, each added to the field of its name)."""
+        counters (a row in `derived.COUNTERS`' order, each added to the field of its name: a
+        test holds each going to its own, so a new or moved counter fails it rather than
+        counting wrong)."""
         # Written out, not a loop over the names: a season rebuilt from nothing adds a game
         # six times for each of its games, and reading and setting the fields by name cost
         # more than the rest of the standings' arithmetic.
-        games, wins, draws, hands, attempted, made, no_trump, kaisers, times_set, pot = (
-            _added_values(counts)
-        )
+        games, wins, draws, hands, attempted, made, no_trump, kaisers, times_set, pot = counts
         self.games += games
         self.wins += wins
         self.draws += draws

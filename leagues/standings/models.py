@@ -245,8 +245,8 @@ class GameSummary(models.Model):
     (`leagues.standings.summaries`): derived data, never edited, rebuilt whenever `version` no
     longer matches the game (`summaries.game_version`), and safe to delete at any time.
 
-    Per seat and per side, the counters are named (`derived.COUNTERS`: a dict each, what the
-    game adds to the figures of whoever sat there, its outcome and pot balance included), and
+    Per seat and per side, a row of counters (`derived.COUNTERS`, a list in that order: what
+    the game adds to the figures of whoever sat there, its outcome and pot balance included), and
     `version` starts with the summary's format: a summary of another format, or one that cannot
     be read, is computed again from the hands (`summaries.summary_readable`). `winner` None is
     a draw for a game that counts (its `games` counter), see `summaries.counted_results`."""
@@ -261,8 +261,8 @@ class GameSummary(models.Model):
     winner = models.PositiveSmallIntegerField(null=True, blank=True)  # None: not won
     scores = models.JSONField(default=list)  # final score by side
     hands = models.PositiveIntegerField(default=0)  # every hand, throw-ins included
-    seat_counts = models.JSONField(default=list)  # named counters ({name: n}) by seat
-    side_counts = models.JSONField(default=list)  # named counters ({name: n}) by side
+    seat_counts = models.JSONField(default=list)  # a row of counters (COUNTERS' order) by seat
+    side_counts = models.JSONField(default=list)  # a row of counters (COUNTERS' order) by side
 
     class Meta:
         db_table = "leagues_gamesummary"

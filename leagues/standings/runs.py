@@ -18,11 +18,13 @@ from typing import Any
 from django.db.models import QuerySet
 
 from leagues.clubs.models import Season
-from leagues.standings.derived import game_day_of, game_order, streak_after
+from leagues.standings.derived import COUNTER_AT, game_day_of, game_order, streak_after
 from leagues.standings.statements import ids_rows
 from leagues.standings.summaries import summaries_stored, summary_counts
 from scorecards.selectors import games_seated_ordered, games_where
 
+# Where a summary's row of counters holds a game's draws and wins.
+_DRAWS, _WINS = COUNTER_AT["draws"], COUNTER_AT["wins"]
 # Summaries read per step when walking a streak back: most runs end within a few games.
 _STREAK_STEP = 32
 # Game ids read per step of that walk (plain integers, cheap beside the sort behind them).
@@ -102,7 +104,7 @@ def _result_of(summary: Mapping[str, Any], together: tuple[int, ...]) -> tuple[b
                 if len(together) == 1
                 else side_counts[side]
             )
-            return True, None if counts["draws"] else bool(counts["wins"])
+            return True, None if counts[_DRAWS] else bool(counts[_WINS])
     return False, None
 
 

@@ -64,16 +64,15 @@ def played_hands(score: GameScore | QuickScore) -> Sequence[PlayedHand]:
 
 def game_counters(
     score: GameScore | QuickScore, counts: bool, winner: int | None, pot: PotAccount | None
-) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
-    """The named counters (`derived.COUNTERS`) of a scored game, by seat and by side: what it
-    adds to the figures of whoever sat there. `counts` and `winner` are its outcome
+) -> tuple[list[list[int]], list[list[int]]]:
+    """The counters (`derived.COUNTERS`, a row in that order) of a scored game, by seat and by
+    side: what it adds to the figures of whoever sat there. `counts` and `winner` are its outcome
     (`derived.game_outcome`); `pot` the engine's pot account (None: the game keeps no pot)."""
     rules = score.rules
     seat_count = rules.seats
     # Tallied by seat (a bid is its bidder's) and by side (a set is the bidding side's), then
-    # each row written at once with every one of COUNTERS (the summaries' text names them); a
-    # side's tallies summed over its seats in one pass (a rebuild from nothing does it for
-    # every game of the season).
+    # each row written at once; a side's tallies summed over its seats in one pass (a rebuild
+    # from nothing does it for every game of the season).
     attempted, made, no_trump, kaisers = ([0] * seat_count for _ in range(4))
     set_on = [0] * rules.side_count
     played = played_hands(score)
@@ -88,7 +87,9 @@ def game_counters(
     games, hands = int(counts), len(played)
     draws = int(counts and winner is None)
     balance = pot.balance if pot is not None else (0,) * seat_count
-    sides = []
+    # Each row in COUNTERS' order: games, wins, draws, hands, bids attempted, bids made,
+    # no-trump bids made, kaisers, times set, pot balance.
+    sides: list[list[int]] = []
     side_of = [0] * seat_count
     for side, side_seats in enumerate(rules.sides):
         side_attempted = side_made = side_no_trump = side_kaisers = side_balance = 0
@@ -100,35 +101,35 @@ def game_counters(
             side_kaisers += kaisers[seat]
             side_balance += balance[seat]
         sides.append(
-            {
-                "games": games,
-                "wins": int(counts and winner == side),
-                "draws": draws,
-                "hands": hands,
-                "bids_attempted": side_attempted,
-                "bids_made": side_made,
-                "nt_bids_made": side_no_trump,
-                "kaisers": side_kaisers,
-                "times_set": set_on[side],
-                "pot_balance": side_balance,
-            }
+            [
+                games,
+                int(counts and winner == side),
+                draws,
+                hands,
+                side_attempted,
+                side_made,
+                side_no_trump,
+                side_kaisers,
+                set_on[side],
+                side_balance,
+            ]
         )
-    seats = []
+    seats: list[list[int]] = []
     for seat in range(seat_count):
-        side_row = sides[side_of[seat]]
+        side = side_of[seat]
         seats.append(
-            {
-                "games": games,
-                "wins": side_row["wins"],
-                "draws": draws,
-                "hands": hands,
-                "bids_attempted": attempted[seat],
-                "bids_made": made[seat],
-                "nt_bids_made": no_trump[seat],
-                "kaisers": kaisers[seat],
-                "times_set": side_row["times_set"],
-                "pot_balance": balance[seat],
-            }
+            [
+                games,
+                sides[side][1],
+                draws,
+                hands,
+                attempted[seat],
+                made[seat],
+                no_trump[seat],
+                kaisers[seat],
+                set_on[side],
+                balance[seat],
+            ]
         )
     return seats, sides
 

@@ -8,12 +8,13 @@ event or signal, of everything a summary depends on, and of the way summaries ar
 (`SUMMARY_FORMAT`): a summary stored by an older release is computed again, never misread. A
 summary is derived data: deleting any or all of them costs only the time to compute them again.
 
-A summary's counters are named (`derived.COUNTERS`, a dict per seat and per side), and its
-`version` starts with its format (SUMMARY_FORMAT): a summary of another format, or one that
-cannot be read as this format (`summary_readable`), is computed again from the hands, so adding
-a counter never leaves the standings failing on the summaries already stored. Its `winner` is
-the outcome `derived.game_outcome` gives (a side, or None: drawn), and its `games` counter says
-whether the game counts at all (`summary_counts`).
+A summary's counters are a row of whole numbers per seat and per side, in the order of
+`derived.COUNTERS`, and its `version` starts with its format (SUMMARY_FORMAT): a summary of
+another format, or one that cannot be read as this format (`summary_readable`), is computed
+again from the hands, so adding or moving a counter (which bumps the format) never leaves the
+standings failing on, or misreading, the summaries already stored. Its `winner` is the outcome
+`derived.game_outcome` gives (a side, or None: drawn), and its `games` counter says whether the
+game counts at all (`summary_counts`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from django.db.models.functions import Cast
 from leagues.clubs.models import Club, Player, Season
 from leagues.standings.derived import (
     BATCH,
+    COUNTER_AT,
     COUNTERS,
     GameResult,
     LeftOut,
@@ -59,8 +61,11 @@ log = logging.getLogger(__name__)
 # Bumped whenever what a summary stores, or how it is read, changes (a summary of another
 # format is computed again, never misread): 2 counts the games a tournament round ended (won on
 # points, or drawn); 3 names the counters (COUNTERS, a dict per seat and per side), counts a tie
-# at the target as drawn and adds the pot balance (so the game's pot is in the fingerprint).
-SUMMARY_FORMAT = 3
+# at the target as drawn and adds the pot balance (so the game's pot is in the fingerprint); 4
+# writes each row of counters as a list in COUNTERS' order, not an object naming them (a
+# season rebuilt from nothing writes six rows a game: PostgreSQL took longer to read the names
+# into its jsonb than the rest of the write).
+SUMMARY_FORMAT = 4
 _VERSION_FIELDS = (
     "updated_at",
     "_last_change",
@@ -81,6 +86,7 @@ _SUMMARY_FIELDS = (
     "side_counts",
 )
 _STORED = tuple(f"standings_summary__{name}" for name in _SUMMARY_FIELDS)
+_GAMES = COUNTER_AT["games"]
 
 
 def games_versioned(games: QuerySet[Game]) -> QuerySet[Game]:
@@ -125,8 +131,8 @@ class FreshSummary(NamedTuple):
     winner: int | None
     scores: list[int]
     hands: int
-    seat_counts: list[dict[str, int]]
-    side_counts: list[dict[str, int]]
+    seat_counts: list[list[int]]
+    side_counts: list[list[int]]
 
 
 def _summary_of(game: Game | GameRow, version: str, players: tuple, score: Any) -> FreshSummary:
@@ -180,12 +186,15 @@ def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
 
 
 def _counter_rows(rows: Any, width: int) -> bool:
-    """Whether `rows` are `width` rows of every one of COUNTERS, each an int (never a bool)."""
+    """Whether `rows` are `width` rows of counters: each a list of as many as COUNTERS, each
+    an int (never a bool)."""
     return (
-        isinstance(rows, list)
+        type(rows) is list
         and len(rows) == width
         and all(
-            isinstance(row, dict) and all(type(row.get(name)) is int for name in COUNTERS)
+            type(row) is list
+            and len(row) == len(COUNTERS)
+            and all(type(value) is int for value in row)
             for row in rows
         )
     )
@@ -207,7 +216,7 @@ def _older_formats_drop(club: Club, season: Season | None) -> None:
 
 def summary_readable(summary: Mapping[str, Any]) -> bool:
     """Whether a stored summary (its `_SUMMARY_FIELDS` as a dict) is of this format and whole:
-    one row of named counters per seat and per side. Anything else (a summary written by an
+    one row of counters per seat and per side. Anything else (a summary written by an
     older release, a counter missing) is computed again from the hands, never misread."""
     players, sides = summary.get("players"), summary.get("sides")
     return (
@@ -221,7 +230,7 @@ def summary_readable(summary: Mapping[str, Any]) -> bool:
 
 def summary_counts(summary: Mapping[str, Any]) -> bool:
     """Whether a readable summary's game counts (`derived.game_outcome`: won, or drawn)."""
-    return any(row["games"] for row in summary["side_counts"])
+    return any(row[_GAMES] for row in summary["side_counts"])
 
 
 def _result(game_id: int, finished_at: Any, day: Any, summary: dict, live: set[int]) -> GameResult:
