@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from leagues.standings.derived import COUNTERS
-from leagues.standings.summary_text import JSON_TEXT, int_rows_text, ints_text
+from leagues.standings.summary_text import JSON_TEXT, lists_text
 
 numbers = st.integers(min_value=-(2**40), max_value=2**40)
 # A row as the engine's counters give it: every counter, in COUNTERS' order.
@@ -25,12 +25,12 @@ other = st.recursive(
 
 @given(st.lists(numbers, max_size=8))
 def test_whole_numbers_as_json_dumps_writes_them(value):
-    assert ints_text(value) == json.dumps(value)
+    assert lists_text(value) == json.dumps(value)
 
 
 @given(st.lists(st.lists(numbers, max_size=3), max_size=3))
-def test_sides_as_json_dumps_writes_them(value):
-    assert int_rows_text(value) == json.dumps(value)
+def test_lists_of_whole_numbers_as_json_dumps_writes_them(value):
+    assert lists_text(value) == json.dumps(value)
 
 
 @given(st.lists(counter_row, max_size=6))
@@ -47,9 +47,15 @@ def test_anything_else_reads_back_as_itself(value):
 
 def test_a_bool_is_not_written_as_a_number():
     # True is an int to Python; json.dumps writes it true, and so must these.
-    assert ints_text([1, True]) == "[1, true]"
+    assert lists_text([1, True]) == "[1, true]"
     row = [0] * len(COUNTERS)
     row[0] = True
-    assert json.loads(int_rows_text([row])) == [row]
-    assert int_rows_text([row]) == json.dumps([row])
-    assert json.loads(int_rows_text([row]))[0][0] is True
+    assert json.loads(lists_text([row])) == [row]
+    assert lists_text([row]) == json.dumps([row])
+    assert json.loads(lists_text([row]))[0][0] is True
+
+
+def test_what_python_writes_otherwise_goes_through_the_encoder():
+    # Each is a list Python writes unlike JSON: None, a float, a text, a tuple, a bool.
+    for value in ([None], [1.5], [1e300], ["1"], [(1, 2)], [[1], [False]], [[[-1, 2]], []]):
+        assert lists_text(value) == json.dumps(value), value

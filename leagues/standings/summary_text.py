@@ -5,35 +5,25 @@ summary a game, and the encoder's calls, five a summary, cost more than writing 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 # json.dumps's text; the values are trees, so no check for a circular one.
 _encode = json.JSONEncoder(check_circular=False).encode
+# What Python writes for lists (at any depth) of whole numbers and nothing else: a bool (True),
+# None, a float, a text or a tuple each writes some other character.
+_INT_LISTS = re.compile(r"\[[\[\]0-9, -]*\]")
 
 
-def ints_text(value: Any) -> str:
-    """`json.dumps(value)`: a list of whole numbers is written as Python writes it, the same
-    text; anything else (None, a bool: not an int) by the encoder."""
-    if type(value) is list and set(map(type, value)) == {int}:
-        return str(value)
+def lists_text(value: Any) -> str:
+    """`json.dumps(value)`: a list of whole numbers, or of lists of them, is written as Python
+    writes it, the same text; anything else (None, a bool: not an int) by the encoder."""
+    if type(value) is list:
+        text = str(value)
+        if _INT_LISTS.fullmatch(text):
+            return text
     return _encode(value)
 
 
-def int_rows_text(rows: Any) -> str:
-    """`json.dumps(rows)`, lists of whole numbers each (`ints_text`): the sides' seats, and
-    the rows of counters."""
-    if type(rows) is list and all(
-        type(row) is list and set(map(type, row)) == {int} for row in rows
-    ):
-        return str(rows)
-    return _encode(rows)
-
-
 # Each JSON column of a summary, and how its text is written.
-JSON_TEXT = {
-    "players": ints_text,
-    "scores": ints_text,
-    "sides": int_rows_text,
-    "seat_counts": int_rows_text,
-    "side_counts": int_rows_text,
-}
+JSON_TEXT = dict.fromkeys(("players", "scores", "sides", "seat_counts", "side_counts"), lists_text)
