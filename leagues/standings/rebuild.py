@@ -20,6 +20,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError, transacti
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from kaiser_league.query_memo import row_update
 from leagues.clubs.models import Club, Season
 from leagues.standings.delta import season_of, standings_update
 from leagues.standings.derived import PLAYER_ONLY, LeftOut
@@ -228,16 +229,16 @@ def _standings_written(season_id: int, left_out: list[LeftOut]) -> StandingsSnap
         # The summaries go with the rows they make (`summaries_of_season_keep`).
         summaries_store(fresh)
         summaries_of_season_keep(season, counted)
-        snapshot, _created = StandingsSnapshot.objects.update_or_create(
-            season=season,
-            # (Its rows count no deleted game: nothing kept of them is left to take off.)
-            defaults={
-                "computed_at": started,
-                "games": game_count,
-                "hands": hand_count,
-                "gone": None,
-            },
-        )
+        # (Its rows count no deleted game: nothing kept of them is left to take off.)
+        written = {"computed_at": started, "games": game_count, "hands": hand_count, "gone": None}
+        if snapshot is None:
+            snapshot, _created = StandingsSnapshot.objects.update_or_create(
+                season=season, defaults=written
+            )
+        else:  # locked above: written by the UPDATE compiled once (`row_update`)
+            for name, value in written.items():
+                setattr(snapshot, name, value)
+            row_update(snapshot, tuple(written))
         if not left_out:
             RebuildFailure.objects.filter(kind=RebuildKind.STANDINGS, season=season).delete()
     return snapshot

@@ -50,7 +50,7 @@ from leagues.standings.scoring import (
     games_scored_among,
     games_scored_fast,
 )
-from leagues.standings.statements import counted_shape, ids_rows
+from leagues.standings.statements import counted_shape, ids_rows, one_rows
 from leagues.standings.summary_text import JSON_TEXT
 from scorecards.models import Game
 from scorecards.rules import Pot, pot_account
@@ -249,6 +249,27 @@ def _result(game_id: int, finished_at: Any, day: Any, summary: dict, live: set[i
     )
 
 
+def _counted_of(club: int, season: int | None = None) -> QuerySet[Game]:
+    return (
+        games_versioned(counted_games_qs(club, season))
+        .annotate(_day=game_day())
+        .values_list("pk", "finished_at", "_day", *_VERSION_FIELDS, *_STORED)
+    )
+
+
+def _counted_rows(club: int, season: int | None) -> list[tuple[Any, ...]]:
+    """`counted_results`' one read of the games, by a statement compiled once: building and
+    compiling it cost a season's rebuild more than running it."""
+    if season is None:
+        return one_rows(("counted_results", counted_shape()), _counted_of, club=(club, (1, 2)))
+    return one_rows(
+        ("counted_results_of_season", counted_shape()),
+        _counted_of,
+        club=(club, (1, 2)),
+        season=(season, (1, 2)),
+    )
+
+
 def counted_results(
     club: Club,
     season: Season | None = None,
@@ -272,11 +293,7 @@ def counted_results(
     stored, for the caller to store with the rows they make (a season's stored summaries are
     what its standings rows count: `summaries_of_season_keep`). `counted_out`: the ids of the
     games read as counting, each with its summary now (but those left out), are appended."""
-    rows = list(
-        games_versioned(counted_games_qs(club, season))
-        .annotate(_day=game_day())
-        .values_list("pk", "finished_at", "_day", *_VERSION_FIELDS, *_STORED)
-    )
+    rows = _counted_rows(club.pk, None if season is None else season.pk)
     split = 3 + len(_VERSION_FIELDS)
     versions: dict[int, str] = {}
     summaries: dict[int, dict] = {}
