@@ -89,7 +89,11 @@ class StandingFigures(models.Model):
 
 
 class PlayerStanding(StandingFigures):
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="player_standings")
+    # No index of its own: the unique constraint's, season first, serves every read by season
+    # (a second one only slowed the writes of a season's rows).
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="player_standings", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
     # Tournament nights of the season the player played a game at, and won (first place).
     nights = models.PositiveIntegerField(_("nights"), default=0)
@@ -113,8 +117,9 @@ class PlayerStanding(StandingFigures):
 class PartnershipStanding(StandingFigures):
     """Two players who sat on the same side; `first` has the lower id."""
 
+    # No index of its own, as PlayerStanding's.
     season = models.ForeignKey(
-        Season, on_delete=models.CASCADE, related_name="partnership_standings"
+        Season, on_delete=models.CASCADE, related_name="partnership_standings", db_index=False
     )
     first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
