@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.db import connection
 
 from leagues.standings import scoring
 from leagues.standings.derived import COUNTERS, games_scored
@@ -147,3 +148,28 @@ def test_a_season_rebuilt_from_nothing_streams_its_hands_by_a_cursor_not_held(cl
     declared = [query["sql"] for query in captured if query["sql"].startswith("DECLARE")]
     assert declared
     assert not any("WITH HOLD" in sql for sql in declared)
+
+
+def test_a_number_past_the_fast_decoder_is_read_as_the_orm_reads_it(games):
+    """The stream decodes by orjson, which reads a whole number past 64 bits as a float: a
+    record holding one (stored by hand: the app writes none) is read as the ORM reads it, and
+    the game's summary, or what it is left out for, is the general path's."""
+    text = '{"bidder": 0, "bid": 18446744073709551617}'
+    common, *_others, last = games
+    hand = Hand.objects.filter(game=common, number=1)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Hand._meta.db_table} SET record = %s WHERE id = %s",
+            [text, hand.get().pk],
+        )
+    streamed = dict(games_records_stream([common.pk, last.pk]))
+    for game in (common, last):
+        read = [hand.record for hand in Hand.objects.filter(game=game).order_by("number")]
+        assert streamed[game.pk] == read
+    assert type(streamed[common.pk][0]["bid"]) is int
+    left_fast: list = []
+    fast = _summaries(scoring.games_scored_fast([_row(common), _row(last)], left_fast))
+    left_general: list = []
+    general = _summaries(games_scored([common, last], left_general))
+    assert fast == general
+    assert left_fast == left_general and [item.game_id for item in left_fast] == [common.pk]
