@@ -5,7 +5,6 @@ game, where a row a hand cost the client more than decoding the records."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
@@ -55,8 +54,11 @@ def records_read(texts: list[str], count: int | None = None) -> list[Any] | None
     return records
 
 
-# A run of digits long enough for a whole number past 64 bits, which orjson reads as a float.
-_LONG_NUMBER = re.compile(r"[0-9]{19}")
+# Every digit as 0, and a run of them long enough for a whole number past 64 bits, which
+# orjson reads as a float: looked for in the text with every digit made 0 (`bytes.translate`
+# and a plain search cost a tenth of a pattern's search).
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_NUMBER = b"0" * 19
 
 
 def _decoded(text: str) -> Any:
@@ -64,9 +66,10 @@ def _decoded(text: str) -> Any:
     season rebuilt from nothing decodes every hand's record, and json took three times as
     long. orjson reads strict JSON alone (no NaN, no lone surrogate) and whole numbers of 64
     bits: anything else is json's."""
-    if not _LONG_NUMBER.search(text):
+    encoded = text.encode()
+    if _LONG_NUMBER not in encoded.translate(_DIGITS_AS_ZERO):
         try:
-            return orjson.loads(text)
+            return orjson.loads(encoded)
         except ValueError:  # (orjson.JSONDecodeError is one) not strict JSON: json tells
             pass
     return json.loads(text)
