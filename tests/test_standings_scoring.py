@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leagues.standings import scoring
-from leagues.standings.derived import games_scored
+from leagues.standings.derived import COUNTERS, games_scored
 from leagues.standings.summaries import _summary_of
 from scorecards.models import Game
 from tests.leagues_helpers import GAME_1, GAME_2, play
@@ -71,3 +71,44 @@ def test_the_fast_path_takes_the_common_game(club, players, monkeypatch):
     assert fast[games[0].pk]["winner"] == 0
     assert fast[games[0].pk]["scores"] == [63, 2]
     assert fast[games[1].pk]["scores"] == [-54, 14]
+
+
+def test_each_counter_is_in_the_place_of_its_name(club, players):
+    """A summary's rows of counters, read by name (COUNTERS' order), hold what each name says,
+    tallied here from the general path's hands: a counter written in another's place fails."""
+    ann, cat, bob, dan = players
+    games = [
+        play(club, None, [ann, cat, bob, dan], GAME_1),
+        play(club, None, [ann, bob, cat, dan], GAME_2),
+    ]
+    fast = summaries(scoring.games_scored_fast(games, []))
+    for game, _players, score in games_scored(games, []):
+        played = [hand for hand in score.hands if not hand.thrown_in]
+        sides = score.rules.sides
+        side_of = {seat: side for side, seats in enumerate(sides) for seat in seats}
+        set_on = [sum(1 for h in played if h.side == side and not h.made) for side in range(2)]
+        for seat, row in enumerate(fast[game.pk]["seat_counts"]):
+            mine = [hand for hand in played if hand.bidder == seat]
+            assert dict(zip(COUNTERS, row, strict=True)) == {
+                "games": 1,
+                "wins": int(score.winner == side_of[seat]),
+                "draws": 0,
+                "hands": len(played),
+                "bids_attempted": len(mine),
+                "bids_made": sum(1 for hand in mine if hand.made),
+                "nt_bids_made": sum(1 for hand in mine if hand.made and hand.kind == "no"),
+                "kaisers": 0,
+                "times_set": set_on[side_of[seat]],
+                "pot_balance": 0,
+            }
+        for side, row in enumerate(fast[game.pk]["side_counts"]):
+            named = dict(zip(COUNTERS, row, strict=True))
+            seats = [fast[game.pk]["seat_counts"][seat] for seat in sides[side]]
+            assert named["wins"] == int(score.winner == side)
+            assert named["times_set"] == set_on[side]
+            for name in ("bids_attempted", "bids_made", "nt_bids_made"):
+                place = COUNTERS.index(name)
+                assert named[name] == sum(seat_row[place] for seat_row in seats), name
+    # GAME_2's no-trump bids: some made, some set (the counters differ from seat to seat).
+    rows = fast[games[1].pk]["seat_counts"]
+    assert len({tuple(row) for row in rows}) > 1

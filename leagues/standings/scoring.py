@@ -89,6 +89,7 @@ def game_counters(
     balance = pot.balance if pot is not None else (0,) * seat_count
     # Each row in COUNTERS' order: games, wins, draws, hands, bids attempted, bids made,
     # no-trump bids made, kaisers, times set, pot balance.
+    wins = [int(counts and winner == side) for side in range(rules.side_count)]
     sides: list[list[int]] = []
     side_of = [0] * seat_count
     for side, side_seats in enumerate(rules.sides):
@@ -103,7 +104,7 @@ def game_counters(
         sides.append(
             [
                 games,
-                int(counts and winner == side),
+                wins[side],
                 draws,
                 hands,
                 side_attempted,
@@ -120,7 +121,7 @@ def game_counters(
         seats.append(
             [
                 games,
-                sides[side][1],
+                wins[side],
                 draws,
                 hands,
                 attempted[seat],
