@@ -90,7 +90,7 @@ def game_order(to_game: str = "", *, latest_first: bool = False) -> tuple[OrderB
     return (day.asc(), finished.asc(), pk.asc())
 
 
-def counted_games_qs(club: Club | int, season: Season | None = None) -> QuerySet[Game]:
+def counted_games_qs(club: Club | int, season: Season | int | None = None) -> QuerySet[Game]:
     """The games that count (`GameQuerySet.counted`), in game order (`game_order`)."""
     return games_where(club=club, season=season).counted().order_by(*game_order())
 
