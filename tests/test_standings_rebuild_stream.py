@@ -12,7 +12,7 @@ from django.db import connection
 
 from leagues.standings import scoring
 from leagues.standings.derived import COUNTERS, games_scored
-from leagues.standings.summaries import _summary_of
+from leagues.standings.summaries import summary_of
 from scorecards.models import Game, Hand
 from scorecards.selectors import games_records_stream
 from tests.leagues_helpers import GAME_1, GAME_2, play
@@ -23,7 +23,7 @@ FIELDS = ("players", "sides", "winner", "scores", "hands", "seat_counts", "side_
 
 def _summaries(scored) -> dict:
     return {
-        game.pk: {name: getattr(_summary_of(game, "v", players, score), name) for name in FIELDS}
+        game.pk: {name: getattr(summary_of(game, "v", players, score), name) for name in FIELDS}
         for game, players, score in scored
     }
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from leagues.standings import scoring
 from leagues.standings.derived import COUNTERS, games_scored
-from leagues.standings.summaries import _summary_of
+from leagues.standings.summaries import summary_of
 from scorecards.models import Game
 from tests.leagues_helpers import GAME_1, GAME_2, play
 from tests.test_standings_summaries import Table
@@ -24,7 +24,7 @@ FIELDS = ("players", "sides", "winner", "scores", "hands", "seat_counts", "side_
 
 def summaries(scored) -> dict:
     return {
-        game.pk: {name: getattr(_summary_of(game, "v", players, score), name) for name in FIELDS}
+        game.pk: {name: getattr(summary_of(game, "v", players, score), name) for name in FIELDS}
         for game, players, score in scored
     }
 

@@ -56,13 +56,8 @@ from leagues.standings.statements import (
     rows_add,
     rows_set,
 )
-from leagues.standings.summaries import (
-    summaries_now,
-    summaries_store,
-    summaries_stored,
-    summary_counts,
-    summary_readable,
-)
+from leagues.standings.summaries import summaries_store, summary_counts, summary_readable
+from leagues.standings.summaries_read import summaries_now, summaries_stored
 from scorecards.hooks import ANNOTATION_PREFIX, place_annotations
 from scorecards.selectors import games_where
 

@@ -27,7 +27,8 @@ from django.db.models import F
 
 from kaiser_league.query_memo import row_update
 from leagues.standings.models import StandingsSnapshot
-from leagues.standings.summaries import summaries_stored, summary_counts, summary_readable
+from leagues.standings.summaries import summary_counts, summary_readable
+from leagues.standings.summaries_read import summaries_stored
 
 # How many deletions of games its snapshot counted (None: no snapshot), annotated on a Season
 # query: read by a rebuild before it reads the games (`deleted_since`).

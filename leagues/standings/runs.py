@@ -20,7 +20,8 @@ from django.db.models import QuerySet
 from leagues.clubs.models import Season
 from leagues.standings.derived import COUNTER_AT, game_day_of, game_order, streak_after
 from leagues.standings.statements import ids_rows
-from leagues.standings.summaries import summaries_stored, summary_counts
+from leagues.standings.summaries import summary_counts
+from leagues.standings.summaries_read import summaries_stored
 from scorecards.selectors import games_seated_ordered, games_where
 
 # Where a summary's row of counters holds a game's draws and wins.

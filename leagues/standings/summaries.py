@@ -50,7 +50,7 @@ from leagues.standings.scoring import (
     games_scored_among,
     games_scored_fast,
 )
-from leagues.standings.statements import counted_shape, ids_rows, one_rows
+from leagues.standings.statements import counted_shape, one_rows
 from leagues.standings.summary_text import JSON_TEXT
 from scorecards.models import Game
 from scorecards.rules import Pot, pot_account
@@ -75,7 +75,7 @@ _VERSION_FIELDS = (
     "finish_reason",
     "pot_per_set",
 )
-_SUMMARY_FIELDS = (
+SUMMARY_FIELDS = (
     "version",
     "players",
     "sides",
@@ -85,7 +85,7 @@ _SUMMARY_FIELDS = (
     "seat_counts",
     "side_counts",
 )
-_STORED = tuple(f"standings_summary__{name}" for name in _SUMMARY_FIELDS)
+_STORED = tuple(f"standings_summary__{name}" for name in SUMMARY_FIELDS)
 _GAMES = COUNTER_AT["games"]
 
 
@@ -122,7 +122,7 @@ def game_version(
 
 class FreshSummary(NamedTuple):
     """A summary computed again and not stored yet: `GameSummary`'s fields as plain values
-    (its game's id, then `_SUMMARY_FIELDS` in order), with no model built for each game."""
+    (its game's id, then `SUMMARY_FIELDS` in order), with no model built for each game."""
 
     game_id: int
     version: str
@@ -135,7 +135,7 @@ class FreshSummary(NamedTuple):
     side_counts: list[list[int]]
 
 
-def _summary_of(game: Game | GameRow, version: str, players: tuple, score: Any) -> FreshSummary:
+def summary_of(game: Game | GameRow, version: str, players: tuple, score: Any) -> FreshSummary:
     counts, winner = game_outcome(score, game.finish_reason)
     pot = None if game.pot_per_set is None else pot_account(score, Pot(per_set=game.pot_per_set))
     seat_counts, side_counts = game_counters(score, counts, winner, pot)
@@ -167,9 +167,9 @@ def summaries_store(summaries: Sequence[GameSummary | FreshSummary]) -> None:
 def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
     """`bulk_create(update_conflicts=True)` over plain tuples (`rows.rows_write`), JSON as the
     text `json.dumps` writes: the ORM's statement for each batch cost more than the scoring."""
-    names = ["game_id", *_SUMMARY_FIELDS]
+    names = ["game_id", *SUMMARY_FIELDS]
     quote = connection.ops.quote_name
-    updates = ", ".join(f"{quote(name)} = excluded.{quote(name)}" for name in _SUMMARY_FIELDS)
+    updates = ", ".join(f"{quote(name)} = excluded.{quote(name)}" for name in SUMMARY_FIELDS)
     tail = f"ON CONFLICT ({quote('game_id')}) DO UPDATE SET {updates}"
     values_of = attrgetter(*names)
     json_places = [
@@ -215,7 +215,7 @@ def _older_formats_drop(club: Club, season: Season | None) -> None:
 
 
 def summary_readable(summary: Mapping[str, Any]) -> bool:
-    """Whether a stored summary (its `_SUMMARY_FIELDS` as a dict) is of this format and whole:
+    """Whether a stored summary (its `SUMMARY_FIELDS` as a dict) is of this format and whole:
     one row of counters per seat and per side. Anything else (a summary written by an
     older release, a counter missing) is computed again from the hands, never misread."""
     players, sides = summary.get("players"), summary.get("sides")
@@ -303,7 +303,7 @@ def counted_results(
     for row in rows:
         game_id = row[0]
         version = game_version(*row[3:split])
-        stored = dict(zip(_SUMMARY_FIELDS, row[split:], strict=True))
+        stored = dict(zip(SUMMARY_FIELDS, row[split:], strict=True))
         versions[game_id] = version
         if stored["version"] == version and summary_readable(stored):
             summaries[game_id] = stored
@@ -328,7 +328,7 @@ def counted_results(
                 else games_scored_among(games, among, left_out)
             )
             fresh = [
-                _summary_of(game, versions[game.pk], players, score)
+                summary_of(game, versions[game.pk], players, score)
                 for game, players, score in scored
             ]
             if fresh_out is None:
@@ -336,7 +336,7 @@ def counted_results(
             else:
                 fresh_out.extend(fresh)
             for summary in fresh:
-                summaries[summary.game_id] = dict(zip(_SUMMARY_FIELDS, summary[1:], strict=True))
+                summaries[summary.game_id] = dict(zip(SUMMARY_FIELDS, summary[1:], strict=True))
     if fresh_out is None or season is None:
         # (A season's rebuild drops them with every summary its rows leave out, when it
         # stores the fresh ones: `summaries_of_season_keep`.)
@@ -356,62 +356,12 @@ def summary_current(columns: Sequence[Any]) -> tuple[str, dict | None]:
     (else None), from the values of SUMMARY_COLUMNS read with it (`games_versioned`)."""
     split = len(_VERSION_FIELDS)
     version = game_version(*columns[:split])
-    stored = dict(zip(_SUMMARY_FIELDS, columns[split:], strict=True))
+    stored = dict(zip(SUMMARY_FIELDS, columns[split:], strict=True))
     current = stored["version"] == version and summary_readable(stored)
     return version, stored if current else None
 
 
-SUMMARY_COLUMNS = (*_VERSION_FIELDS, *(f"standings_summary__{name}" for name in _SUMMARY_FIELDS))
-
-
-def summaries_now(
-    season: Season, ids: list[int], left_out: list[LeftOut]
-) -> tuple[dict[int, dict], list[FreshSummary]]:
-    """The summaries of those of games `ids` of `season` that count now (`counted_games_qs`),
-    as dicts of their fields ({game id: summary}), and the ones computed again (not stored:
-    the caller stores them with the rows they change). Games the engine raises on are noted
-    in `left_out` and left out. A few queries (compiled once) whatever the season's size."""
-    rows = ids_rows(
-        ("summaries_now", counted_shape()),
-        lambda ids, club, season: games_versioned(
-            counted_games_qs(club, season).filter(pk__in=ids)
-        ).values_list("pk", *SUMMARY_COLUMNS),
-        ids,
-        club=(season.club_id, (1, 2)),
-        season=(season.pk, (1, 2)),
-    )
-    now: dict[int, dict] = {}
-    versions: dict[int, str] = {}
-    stale: list[GameRow] = []
-    rules_read = RulesText()
-    for game_id, *columns in rows:
-        versions[game_id], stored = summary_current(columns)
-        if stored is not None:
-            now[game_id] = stored
-        else:
-            _updated, _change, _count, first_dealer, rules_text, reason, pot = columns[:7]
-            stale.append(GameRow(game_id, rules_read(rules_text), first_dealer, reason, pot))
-    fresh = [
-        _summary_of(game, versions[game.pk], players, score)
-        for game, players, score in games_scored_fast(stale, left_out)
-    ]
-    for summary in fresh:
-        now[summary.game_id] = {name: getattr(summary, name) for name in _SUMMARY_FIELDS}
-    return now, fresh
-
-
-def summaries_stored(ids: list[int]) -> dict[int, dict]:
-    """The stored summaries of games `ids`, as dicts of their fields, readable or not."""
-    return {
-        row[0]: dict(zip(_SUMMARY_FIELDS, row[1:], strict=True))
-        for row in ids_rows(
-            "summaries_stored",
-            lambda ids: GameSummary.objects.filter(game_id__in=ids).values_list(
-                "game_id", *_SUMMARY_FIELDS
-            ),
-            ids,
-        )
-    }
+SUMMARY_COLUMNS = (*_VERSION_FIELDS, *(f"standings_summary__{name}" for name in SUMMARY_FIELDS))
 
 
 def summaries_of_season_keep(season: Season, kept: Collection[int]) -> None:
