@@ -166,7 +166,7 @@ def summaries_store(summaries: Sequence[GameSummary | FreshSummary]) -> None:
 
 def _summaries_upsert(summaries: Sequence[GameSummary | FreshSummary]) -> None:
     """`bulk_create(update_conflicts=True)` over plain tuples (`rows.rows_write`), JSON as the
-    text `json.dumps` writes: the ORM's statement for each batch cost more than the scoring."""
+    text `summary_text` writes: the ORM's statement for each batch cost more than the scoring."""
     names = ["game_id", *SUMMARY_FIELDS]
     quote = connection.ops.quote_name
     updates = ", ".join(f"{quote(name)} = excluded.{quote(name)}" for name in SUMMARY_FIELDS)
