@@ -56,7 +56,12 @@ from leagues.standings.statements import (
     rows_add,
     rows_set,
 )
-from leagues.standings.summaries import summaries_store, summary_counts, summary_readable
+from leagues.standings.summaries import (
+    sides_count,
+    summaries_store,
+    summary_counts,
+    summary_readable,
+)
 from leagues.standings.summaries_read import summaries_now, summaries_stored
 from scorecards.hooks import ANNOTATION_PREFIX, place_annotations
 from scorecards.selectors import games_where
@@ -330,7 +335,7 @@ def _nights_count_again(season: Season, nights: Sequence[SeasonNight]) -> None:
     for game_id, players, side_counts in GameSummary.objects.filter(
         game_id__in=night_games
     ).values_list("game_id", "players", "side_counts"):
-        if any(row[COUNTER_AT["games"]] for row in side_counts):
+        if sides_count(side_counts):
             seated[game_id] = {player for player in players if player is not None}
     figures: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(NIGHT_FIGURES, 0))
     for night in nights:

@@ -230,7 +230,12 @@ def summary_readable(summary: Mapping[str, Any]) -> bool:
 
 def summary_counts(summary: Mapping[str, Any]) -> bool:
     """Whether a readable summary's game counts (`derived.game_outcome`: won, or drawn)."""
-    return any(row[_GAMES] for row in summary["side_counts"])
+    return sides_count(summary["side_counts"])
+
+
+def sides_count(side_counts: Sequence[Sequence[int]]) -> bool:
+    """`summary_counts` read off a summary's sides' rows of counters alone (their `games`)."""
+    return any(row[_GAMES] for row in side_counts)
 
 
 def _result(game_id: int, finished_at: Any, day: Any, summary: dict, live: set[int]) -> GameResult:
