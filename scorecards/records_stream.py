@@ -5,18 +5,20 @@ game, where a row a hand cost the client more than decoding the records."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Generator
+from contextlib import closing
 from functools import cache
 from typing import Any
 
 import orjson
+from django.db import connections
 from django.db.models import Aggregate, Count, Max, Min, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from scorecards.models import Hand
 
 
-def records_joined(hands: QuerySet[Hand]) -> Iterator[tuple[int, list[Any] | None]]:
+def records_joined(hands: QuerySet[Hand]) -> Generator[tuple[int, list[Any] | None]]:
     """`selectors.games_records_stream` on PostgreSQL: each game's records joined in hand
     order by the database, with the count and the first and last numbers of its hands
     (numbered 1..n when they are 1 and the count: a game's numbers are unique)."""
@@ -33,13 +35,57 @@ def records_joined(hands: QuerySet[Hand]) -> Iterator[tuple[int, list[Any] | Non
         )
         .order_by("game_id")
         .values_list("game_id", "_count", "_first", "_last", "_records")
-        .iterator(chunk_size=500)
     )
-    for game_id, count, first, last, text in rows:
-        if first != 1 or last != count:
-            yield game_id, None
-            continue
-        yield game_id, records_read([text], count)
+    with closing(rows_streamed(rows)) as streamed:
+        for game_id, count, first, last, text in streamed:
+            if first != 1 or last != count:
+                yield game_id, None
+                continue
+            yield game_id, records_read([text], count)
+
+
+class StreamBusy(RuntimeError):
+    """A statement sent on a connection whose rows `rows_streamed` is still reading."""
+
+
+def rows_streamed(rows: QuerySet[Any], size: int = 10) -> Generator[tuple[Any, ...]]:
+    """The tuples of `rows` (a PostgreSQL values_list query whose columns need no converter:
+    numbers and texts) as they arrive, `size` at a time, while the server is still making
+    the next ones: a season's records joined per game take the server about as long as the
+    client takes to score them, and a cursor's fetch waited for all of them first.
+
+    It is one statement (logged and counted as any other). Until the rows are all read or the
+    iterator is closed, the connection is the stream's: another statement on it raises
+    StreamBusy (in psycopg it would wait forever for the stream's lock), so a caller reads the
+    rows through before anything else, and closes the iterator (`contextlib.closing`) if it
+    stops early or raises. Closing it early cancels the rest of the statement, which in a
+    transaction fails that transaction, as any failed statement does."""
+    import psycopg
+
+    db = connections[rows.db]
+    sql, params = rows.query.get_compiler(using=rows.db).as_sql()
+    # Rows `size` at a time need a libpq of 17 or newer; one at a time, any.
+    size = size if psycopg.pq.version() >= 170000 else 1
+    started: list[tuple[tuple[Any, ...] | None, Generator[tuple[Any, ...]]]] = []
+
+    def start(_execute: Any, sql: str, params: Any, _many: bool, context: dict) -> None:
+        # In place of the cursor's execute, behind every other wrapper and Django's logging.
+        db.validate_no_broken_transaction()
+        with db.wrap_database_errors:
+            stream = context["cursor"].cursor.stream(sql, params, size=size)
+            started.append((next(stream, None), stream))  # sent, and its first rows come
+
+    def busy(*_args: Any) -> None:
+        raise StreamBusy("this connection is still reading a stream of rows")
+
+    with db.cursor() as cursor:
+        with db.execute_wrapper(start):
+            cursor.execute(sql, params)
+        first, stream = started[0]
+        with closing(stream), db.execute_wrapper(busy), db.wrap_database_errors:
+            if first is not None:
+                yield first
+                yield from stream
 
 
 def records_read(texts: list[str], count: int | None = None) -> list[Any] | None:
@@ -83,7 +129,7 @@ class _Concat(Aggregate):
     output_field = TextField()
 
 
-def records_concatenated(hands: QuerySet[Hand]) -> Iterator[tuple[int, list[Any] | None]]:
+def records_concatenated(hands: QuerySet[Hand]) -> Generator[tuple[int, list[Any] | None]]:
     """`selectors.games_records_stream` on SQLite: each game's records and numbers joined by
     the database in the same order (every row of a group goes to both aggregates at once),
     the records then put in the numbers' order."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from django.db import connection
@@ -266,7 +266,7 @@ def games_seats(games: Sequence[int] | QuerySet[Game]) -> dict[int, dict[int, in
 
 def games_records_stream(
     games: Sequence[int] | QuerySet[Game],
-) -> Iterator[tuple[int, list[Any] | None]]:
+) -> Generator[tuple[int, list[Any] | None]]:
     """The hands of `games` (ids, or a query of games) as their stored records, for a reader
     that scores whole records (`scorecards.rules.record_quick`): each game that has hands, in
     id order, with its records in hand order (new objects, the caller's own), or None when its

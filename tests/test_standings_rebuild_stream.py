@@ -6,6 +6,8 @@ the general path (a pot, hands not numbered 1..n, no hand at all)."""
 from __future__ import annotations
 
 import datetime
+import signal
+from contextlib import contextmanager
 
 import pytest
 from django.db import connection
@@ -14,6 +16,7 @@ from leagues.standings import scoring
 from leagues.standings.derived import COUNTERS, games_scored
 from leagues.standings.summaries import summary_of
 from scorecards.models import Game, Hand
+from scorecards.records_stream import StreamBusy, rows_streamed
 from scorecards.selectors import games_records_stream
 from tests.leagues_helpers import GAME_1, GAME_2, play
 
@@ -127,11 +130,10 @@ def test_a_summary_holds_every_counter_in_its_order(games):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_season_rebuilt_from_nothing_streams_its_hands_by_a_cursor_not_held(club, players):
-    """On PostgreSQL the rebuild reads a season's hands by a cursor of a transaction: one held
-    past its commit (a cursor out of a transaction) has the server write the whole result aside
-    before the first row."""
-    from django.db import connection
+def test_a_season_rebuilt_from_nothing_streams_its_hands_in_one_statement(club, players):
+    """On PostgreSQL the rebuild reads a season's hands as the server makes them: one
+    statement, no cursor fetched from (whose fetch waited for the whole result), no
+    transaction around it; and it is counted as any other statement."""
     from django.test.utils import CaptureQueriesContext
 
     from leagues.clubs.models import Season
@@ -145,9 +147,57 @@ def test_a_season_rebuilt_from_nothing_streams_its_hands_by_a_cursor_not_held(cl
     GameSummary.objects.filter(game__season=season).delete()  # (the games' own rebuilds ran)
     with CaptureQueriesContext(connection) as captured:
         assert rebuild.standings_rebuild(season_id=season.pk).games == 2
-    declared = [query["sql"] for query in captured if query["sql"].startswith("DECLARE")]
-    assert declared
-    assert not any("WITH HOLD" in sql for sql in declared)
+    statements = [query["sql"] for query in captured]
+    assert len([sql for sql in statements if "STRING_AGG" in sql]) == 1
+    assert not [sql for sql in statements if sql.startswith(("DECLARE", "FETCH"))]
+    assert len(GameSummary.objects.filter(game__season=season)) == 2
+
+
+@contextmanager
+def _within(seconds: float):
+    """The block, or TimeoutError if it takes longer (a wait on a lock is interrupted)."""
+
+    def expired(*_args):
+        raise TimeoutError
+
+    before = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_statement_while_rows_are_streamed_is_refused_and_the_connection_is_left_usable(games):
+    """While a stream's rows are being read, another statement on the connection is refused at
+    once (psycopg would wait forever for the stream's lock). Closed half-read, the rest of the
+    statement is cancelled and the connection goes on."""
+    from django.db.models import Value
+    from django.db.models.functions import Repeat
+
+    hands = Hand.objects.order_by("pk").values_list("pk", "number")
+    expected = list(hands)
+    assert len(expected) > 20
+    # Rows of 100 kB: the server is still sending when the stream is closed.
+    big = Hand.objects.order_by("pk").annotate(big=Repeat(Value("x"), 100_000))
+    big = big.values_list("pk", "big")
+    with _within(20):
+        streamed = rows_streamed(hands, size=2)
+        assert next(streamed) == expected[0]
+        with pytest.raises(StreamBusy):
+            Hand.objects.count()
+        assert next(streamed) == expected[1]
+        streamed.close()
+        assert Hand.objects.count() == len(expected)
+        assert list(rows_streamed(hands)) == expected  # read through, again
+        assert list(rows_streamed(hands.filter(pk__lt=0))) == []
+        streamed = rows_streamed(big, size=1)
+        assert next(streamed)[0] == expected[0][0]
+        streamed.close()
+        assert Hand.objects.count() == len(expected)
 
 
 def test_a_number_past_the_fast_decoder_is_read_as_the_orm_reads_it(games):

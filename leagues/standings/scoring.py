@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
@@ -286,16 +287,24 @@ def _scored_together(
     seats = games_seats(source)
     rules_read = _RulesRead()
     refused: set[int] = set()
-    for game_id, records in games_records_stream(source):
-        game = by_id.pop(game_id, None)
-        if game is None:
-            continue  # another game of `source`
-        score = None if records is None else _score(game, records, rules_read)
-        if score is None:
-            refused.add(game_id)
-            continue
-        by_seat = seats[game_id]
-        yield game, tuple(by_seat.get(seat) for seat in range(score.rules.seats)), score
+    scored = []
+    # Each game scored as its row comes, while the server makes the next (on PostgreSQL the
+    # rows are streamed, and the connection is the stream's until they are all read: nothing
+    # is yielded, to a caller that might query, before the stream is closed).
+    with closing(games_records_stream(source)) as streamed:
+        for game_id, records in streamed:
+            game = by_id.pop(game_id, None)
+            if game is None:
+                continue  # another game of `source`
+            score = None if records is None else _score(game, records, rules_read)
+            if score is None:
+                refused.add(game_id)
+                continue
+            by_seat = seats[game_id]
+            scored.append(
+                (game, tuple(by_seat.get(seat) for seat in range(score.rules.seats)), score)
+            )
+    yield from scored
     # Those left in `by_id` have no hand.
     slow = []
     for game in games:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import logging
 import zlib
 from collections.abc import Collection, Mapping, Sequence
-from contextlib import nullcontext
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -320,28 +319,22 @@ def counted_results(
     # no id sent, in one go.
     among = games_where(club=club, season=season) if 2 * len(stale) > len(rows) else None
     step = len(stale) if among is not None else BATCH
-    # On PostgreSQL the hands are streamed by a cursor, which out of a transaction is held past
-    # its commit: the server wrote the whole result aside before the first row came. (Only
-    # where this writes nothing: summaries stored here are kept batch by batch.)
-    held = connection.vendor == "postgresql" and connection.get_autocommit()
-    with transaction.atomic() if held and stale and fresh_out is not None else nullcontext():
-        for start in range(0, len(stale), step):
-            games = stale[start : start + step]
-            scored = (
-                games_scored_fast(games, left_out)
-                if among is None
-                else games_scored_among(games, among, left_out)
-            )
-            fresh = [
-                summary_of(game, versions[game.pk], players, score)
-                for game, players, score in scored
-            ]
-            if fresh_out is None:
-                summaries_store(fresh)
-            else:
-                fresh_out.extend(fresh)
-            for summary in fresh:
-                summaries[summary.game_id] = dict(zip(SUMMARY_FIELDS, summary[1:], strict=True))
+    for start in range(0, len(stale), step):
+        games = stale[start : start + step]
+        scored = (
+            games_scored_fast(games, left_out)
+            if among is None
+            else games_scored_among(games, among, left_out)
+        )
+        fresh = [
+            summary_of(game, versions[game.pk], players, score) for game, players, score in scored
+        ]
+        if fresh_out is None:
+            summaries_store(fresh)
+        else:
+            fresh_out.extend(fresh)
+        for summary in fresh:
+            summaries[summary.game_id] = dict(zip(SUMMARY_FIELDS, summary[1:], strict=True))
     if fresh_out is None or season is None:
         # (A season's rebuild drops them with every summary its rows leave out, when it
         # stores the fresh ones: `summaries_of_season_keep`.)
