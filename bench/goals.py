@@ -44,8 +44,15 @@ class Figure:
     size: int = 0
     size_key: str = ""
 
+    def baseline_key(self, size: int | None) -> str:
+        """The baseline's RESULT name, for a season of `size` hands when it names one."""
+        return self.baseline.replace("{n}", str(size or 0))
+
     def yardstick(self) -> str:
-        """The baseline's name: the floor view it was measured beside, or /healthz."""
+        """The baseline's name: the floor view it was measured beside, the raw read of the
+        season's hands, or /healthz."""
+        if self.baseline.endswith(".raw_read"):
+            return "raw read"
         if ".floor_post." in self.baseline:
             return "floor POST"
         if ".floor_get." in self.baseline:
@@ -61,6 +68,8 @@ class Figure:
     def baseline_text(self) -> str:
         """What the baseline is, in a few words."""
         what = "40 x /healthz at once, p95" if "burst40" in self.baseline else "/healthz p50"
+        if self.yardstick() == "raw read":
+            return "raw read of every hand, best of five, in-process"
         if self.yardstick() != "/healthz":
             what = f"{self.yardstick()} p50"
         if self.baseline.startswith("standings."):
@@ -68,6 +77,71 @@ class Figure:
         elif self.baseline == RUN_BASELINE and self.bench != "submit":
             what += " of the submit bench"
         return what
+
+
+def _season_figures(vendor: str, label: str) -> tuple[Figure, ...]:
+    """A season's figures on one database. Beside the rebuilds: the background thread's work
+    when a game finishes (its season's standings by that game alone, and the club's ratings
+    with it), whatever the season's size; and the rebuild from nothing beside a raw read of
+    every hand of the season, in the same process: once it has run (best of five in turns),
+    and the process's first (which also pays one-off costs)."""
+    season = f"standings.{vendor}.{{n}}_hands"
+
+    def figure(text: str, name: str, limit: float, unit: str, baseline: str = "") -> Figure:
+        return Figure(
+            f"{text}{label}",
+            "standings",
+            f"{season}.{name}",
+            "at_most",
+            limit,
+            unit,
+            baseline=baseline or f"standings.{vendor}.baseline_healthz.p50",
+            postgres=vendor == "postgresql",
+            size=SEASON,
+        )
+
+    raw_read = f"{season}.raw_read"
+    return (
+        figure(
+            "standings rebuild, 200,000 hands, after a game finished (summaries kept)",
+            "standings_rebuild_one_changed",
+            1.5,
+            "s",
+        ),
+        figure(
+            "standings rebuild, 200,000 hands, from nothing (every game summarised)",
+            "standings_rebuild_first",
+            1.5,
+            "s",
+        ),
+        figure("ratings rebuild, 200,000 hands", "ratings_rebuild_first", 3, "s"),
+        figure(
+            "a finished game updates ratings, season of 200,000 hands",
+            "ratings_one_game",
+            0.05,
+            "s",
+        ),
+        figure(
+            "one finished game updates standings and ratings, season of 200,000 hands",
+            "one_game_update",
+            50,
+            "ms",
+        ),
+        figure(
+            "standings rebuild from nothing, 200,000 hands, beside a raw read of them",
+            "rebuild_from_nothing_ratio",
+            3,
+            "x raw read",
+            raw_read,
+        ),
+        figure(
+            "the same, the process's first rebuild",
+            "rebuild_from_nothing_first_ratio",
+            3,
+            "x raw read",
+            raw_read,
+        ),
+    )
 
 
 SEASON = 200_000
@@ -192,46 +266,6 @@ FIGURES: tuple[Figure, ...] = (
         postgres=True,
     ),
     Figure(
-        "standings rebuild, 200,000 hands, after a game finished (summaries kept)",
-        "standings",
-        "standings.sqlite.{n}_hands.standings_rebuild_one_changed",
-        "at_most",
-        1.5,
-        "s",
-        baseline="standings.sqlite.baseline_healthz.p50",
-        size=SEASON,
-    ),
-    Figure(
-        "standings rebuild, 200,000 hands, from nothing (every game summarised)",
-        "standings",
-        "standings.sqlite.{n}_hands.standings_rebuild_first",
-        "at_most",
-        1.5,
-        "s",
-        baseline="standings.sqlite.baseline_healthz.p50",
-        size=SEASON,
-    ),
-    Figure(
-        "ratings rebuild, 200,000 hands",
-        "standings",
-        "standings.sqlite.{n}_hands.ratings_rebuild_first",
-        "at_most",
-        3,
-        "s",
-        baseline="standings.sqlite.baseline_healthz.p50",
-        size=SEASON,
-    ),
-    Figure(
-        "a finished game updates ratings, season of 200,000 hands",
-        "standings",
-        "standings.sqlite.{n}_hands.ratings_one_game",
-        "at_most",
-        0.05,
-        "s",
-        baseline="standings.sqlite.baseline_healthz.p50",
-        size=SEASON,
-    ),
-    Figure(
         "rules engine, game_score",
         "engine",
         "engine.game_score.hands_per_s",
@@ -239,51 +273,8 @@ FIGURES: tuple[Figure, ...] = (
         250_000,
         "hands/s",
     ),
-    # The same season on PostgreSQL: the club server's database.
-    Figure(
-        "standings rebuild, 200,000 hands, after a game finished (summaries kept), PostgreSQL",
-        "standings",
-        "standings.postgresql.{n}_hands.standings_rebuild_one_changed",
-        "at_most",
-        1.5,
-        "s",
-        baseline="standings.postgresql.baseline_healthz.p50",
-        postgres=True,
-        size=SEASON,
-    ),
-    Figure(
-        "standings rebuild, 200,000 hands, from nothing (every game summarised), PostgreSQL",
-        "standings",
-        "standings.postgresql.{n}_hands.standings_rebuild_first",
-        "at_most",
-        1.5,
-        "s",
-        baseline="standings.postgresql.baseline_healthz.p50",
-        postgres=True,
-        size=SEASON,
-    ),
-    Figure(
-        "ratings rebuild, 200,000 hands, PostgreSQL",
-        "standings",
-        "standings.postgresql.{n}_hands.ratings_rebuild_first",
-        "at_most",
-        3,
-        "s",
-        baseline="standings.postgresql.baseline_healthz.p50",
-        postgres=True,
-        size=SEASON,
-    ),
-    Figure(
-        "a finished game updates ratings, season of 200,000 hands, PostgreSQL",
-        "standings",
-        "standings.postgresql.{n}_hands.ratings_one_game",
-        "at_most",
-        0.05,
-        "s",
-        baseline="standings.postgresql.baseline_healthz.p50",
-        postgres=True,
-        size=SEASON,
-    ),
+    *_season_figures("sqlite", ""),
+    *_season_figures("postgresql", ", PostgreSQL"),
     Figure(
         "sheet poll while nothing changed (answered from the shared cache), p50",
         "poll",
@@ -343,7 +334,7 @@ def judge(
     rows = []
     for figure in FIGURES:
         value, unit, size = _lookup(figure, results)
-        baseline, baseline_unit = results.get(figure.baseline, (None, ""))
+        baseline, baseline_unit = results.get(figure.baseline_key(size), (None, ""))
         row = Row(figure, value, unit, baseline, baseline_unit, size, "")
         if figure.bench not in benches_run:
             verdict = NOT_RUN
