@@ -5,7 +5,7 @@ game, where a row a hand cost the client more than decoding the records."""
 from __future__ import annotations
 
 import json
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from contextlib import closing
 from functools import cache
 from typing import Any
@@ -49,10 +49,10 @@ class StreamBusy(RuntimeError):
 
 
 def rows_streamed(rows: QuerySet[Any], size: int = 10) -> Generator[tuple[Any, ...]]:
-    """The tuples of `rows` (a PostgreSQL values_list query whose columns need no converter:
-    numbers and texts) as they arrive, `size` at a time, while the server is still making
-    the next ones: a season's records joined per game take the server about as long as the
-    client takes to score them, and a cursor's fetch waited for all of them first.
+    """The tuples of `rows` (a PostgreSQL values_list query; ValueError for any other kind),
+    each value as the ORM reads it, as they arrive, `size` at a time, while the server is
+    still making the next ones: a season's records joined per game take the server about as
+    long as the client takes to score them, and a cursor's fetch waited for all of them.
 
     It is one statement (logged and counted as any other). Until the rows are all read or the
     iterator is closed, the connection is the stream's: another statement on it raises
@@ -61,9 +61,16 @@ def rows_streamed(rows: QuerySet[Any], size: int = 10) -> Generator[tuple[Any, .
     stops early or raises. Closing it early cancels the rest of the statement, which in a
     transaction fails that transaction, as any failed statement does."""
     import psycopg
+    from django.db.models.query import ValuesListIterable
 
+    if rows._iterable_class is not ValuesListIterable:
+        raise ValueError("rows_streamed reads a values_list query (neither flat nor named)")
     db = connections[rows.db]
-    sql, params = rows.query.get_compiler(using=rows.db).as_sql()
+    compiler = rows.query.get_compiler(using=rows.db)
+    sql, params = compiler.as_sql()
+    converters = compiler.get_converters(
+        [column[0] for column in compiler.select[: compiler.col_count]]
+    )
     # Rows `size` at a time need a libpq of 17 or newer; one at a time, any.
     size = size if psycopg.pq.version() >= 170000 else 1
     started: list[tuple[tuple[Any, ...] | None, Generator[tuple[Any, ...]]]] = []
@@ -83,9 +90,20 @@ def rows_streamed(rows: QuerySet[Any], size: int = 10) -> Generator[tuple[Any, .
             cursor.execute(sql, params)
         first, stream = started[0]
         with closing(stream), db.execute_wrapper(busy), db.wrap_database_errors:
-            if first is not None:
+            if first is None:
+                return
+            if not converters:
                 yield first
                 yield from stream
+                return
+            for row in compiler.apply_converters(_chained(first, stream), converters):
+                yield tuple(row)
+
+
+def _chained(first: tuple[Any, ...], rest: Iterator[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
+    """`first`, then the rows of `rest` (which its caller closes)."""
+    yield first
+    yield from rest
 
 
 def records_read(texts: list[str], count: int | None = None) -> list[Any] | None:

@@ -194,6 +194,12 @@ def test_a_statement_while_rows_are_streamed_is_refused_and_the_connection_is_le
         assert Hand.objects.count() == len(expected)
         assert list(rows_streamed(hands)) == expected  # read through, again
         assert list(rows_streamed(hands.filter(pk__lt=0))) == []
+        # Each value as the ORM reads it (JSON decoded by its field, a UUID, a moment).
+        fields = ("pk", "record", "tricks", "idempotency_key", "entered_at", "confirmed_at")
+        records = Hand.objects.order_by("pk").values_list(*fields)
+        assert list(rows_streamed(records)) == list(records)
+        with pytest.raises(ValueError):  # tuples alone
+            next(rows_streamed(records.values("pk")))
         streamed = rows_streamed(big, size=1)
         assert next(streamed)[0] == expected[0][0]
         streamed.close()
