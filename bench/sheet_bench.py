@@ -34,6 +34,8 @@ def _setup(engine: str) -> None:
     sys.path.insert(0, str(ROOT))
     os.environ["DJANGO_SETTINGS_MODULE"] = "kaiser_league.settings_test"
     os.environ.setdefault("DJANGO_DEBUG", "false")
+    # One process (the test client in this one): its per-process cache is the only one.
+    os.environ["WEB_CONCURRENCY"] = "1"
     os.environ.setdefault("SECRET_KEY", "bench-only-" + uuid.uuid4().hex)
     os.environ.setdefault("ALLOWED_HOSTS", "testserver")
     os.environ["AXES_ENABLED"] = "false"
