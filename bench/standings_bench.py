@@ -358,6 +358,8 @@ def season_bench(size: int, args: argparse.Namespace, connection, services) -> N
 def _wipe(season) -> None:
     """Everything the season's standings rebuild writes deleted (its game summaries, rows and
     snapshot), as before its first rebuild."""
+    from django.db import connection
+
     from leagues.standings.models import (
         GameSummary,
         PartnershipStanding,
@@ -365,9 +367,24 @@ def _wipe(season) -> None:
         StandingsSnapshot,
     )
 
+    models = (GameSummary, PlayerStanding, PartnershipStanding, StandingsSnapshot)
+    # As autovacuum would (this machine's server runs without it): a table's statistics from
+    # before the rebuild filled it made the summaries' delete a nested loop past the statement
+    # timeout at 200,000 hands, and what the wipes leave dead slows each later write.
+    _maintain(connection, models, "ANALYZE")
     GameSummary.objects.filter(game__season=season).delete()
-    for model in (PlayerStanding, PartnershipStanding, StandingsSnapshot):
+    for model in models[1:]:
         model.objects.filter(season=season).delete()
+    _maintain(connection, models, "VACUUM ANALYZE")
+
+
+def _maintain(connection, models, command: str) -> None:
+    """`command` (ANALYZE, VACUUM ANALYZE) on the tables of `models`, on PostgreSQL."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for model in models:
+            cursor.execute(f"{command} {connection.ops.quote_name(model._meta.db_table)}")
 
 
 if __name__ == "__main__":
