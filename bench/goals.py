@@ -135,7 +135,7 @@ def _season_figures(vendor: str, label: str) -> tuple[Figure, ...]:
             raw_read,
         ),
         figure(
-            "the same, the process's first rebuild",
+            "standings rebuild from nothing, 200,000 hands, the process's first, beside a raw read",
             "rebuild_from_nothing_first_ratio",
             3,
             "x raw read",

@@ -59,8 +59,9 @@ GOALS_TABLE = (
     "one finished game updates standings and ratings, season of 200,000 hands, PostgreSQL",
     "standings rebuild from nothing, 200,000 hands, beside a raw read of them",
     "standings rebuild from nothing, 200,000 hands, beside a raw read of them, PostgreSQL",
-    "the same, the process's first rebuild",
-    "the same, the process's first rebuild, PostgreSQL",
+    "standings rebuild from nothing, 200,000 hands, the process's first, beside a raw read",
+    "standings rebuild from nothing, 200,000 hands, the process's first, beside a raw read,"
+    " PostgreSQL",
 )
 
 
