@@ -92,11 +92,11 @@ def rows_streamed(rows: QuerySet[Any], size: int = 10) -> Generator[tuple[Any, .
         with closing(stream), db.execute_wrapper(busy), db.wrap_database_errors:
             if first is None:
                 return
+            rows_read = _chained(first, stream)
             if not converters:
-                yield first
-                yield from stream
+                yield from rows_read
                 return
-            for row in compiler.apply_converters(_chained(first, stream), converters):
+            for row in compiler.apply_converters(rows_read, converters):
                 yield tuple(row)
 
 
